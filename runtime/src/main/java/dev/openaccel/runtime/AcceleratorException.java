@@ -1,0 +1,18 @@
+package dev.openaccel.runtime;
+
+/**
+ * The root of OpenAccel's own unchecked exceptions: failures of device work, as opposed to misuse,
+ * which is reported with the JDK exception that fits ({@link IllegalArgumentException}, {@link
+ * IllegalStateException}, {@link UnsupportedOperationException}).
+ */
+public class AcceleratorException extends RuntimeException {
+  private static final long serialVersionUID = 1L;
+
+  public AcceleratorException(String message) {
+    super(message);
+  }
+
+  public AcceleratorException(String message, Throwable cause) {
+    super(message, cause);
+  }
+}

@@ -1,0 +1,33 @@
+package dev.openaccel.runtime;
+
+import java.util.Objects;
+import java.util.regex.Pattern;
+
+/**
+ * The kind of a device, such as {@code openreg}: the key that routes every operation to its
+ * backend.
+ *
+ * @param name lower-case identifier matching {@code [a-z][a-z0-9_]*}
+ * @throws IllegalArgumentException if the name does not match
+ */
+public record DeviceType(String name) {
+  private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*");
+
+  public DeviceType {
+    Objects.requireNonNull(name, "name");
+    if (!NAME.matcher(name).matches()) {
+      throw new IllegalArgumentException(
+          "device type name '" + name + "' must match [a-z][a-z0-9_]*");
+    }
+  }
+
+  /** The device type with the given name. */
+  public static DeviceType of(String name) {
+    return new DeviceType(name);
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+}

@@ -1,0 +1,357 @@
+package dev.openaccel.runtime;
+
+import dev.openaccel.runtime.actor.EventSignal;
+import dev.openaccel.runtime.internal.AcceleratorThread;
+import dev.openaccel.runtime.spi.BackendEvent;
+import dev.openaccel.runtime.spi.Capability;
+import dev.openaccel.runtime.spi.DeviceGuardImpl;
+import dev.openaccel.runtime.spi.EventFlag;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.actor.typed.ActorRef;
+
+/**
+ * The generic {@link Event}: c10's {@code InlineEvent} over one backend's {@link DeviceGuardImpl}.
+ * Backend event classes (such as {@code OpenRegEvent}) extend it, so events of any class mix freely
+ * with each other and with streams of their device type.
+ *
+ * <p>Owns: the binding to a device and the backend event handle, both set by the first record under
+ * this object's monitor. This class is thread-safe.
+ */
+public class InlineEvent implements Event {
+  private static final CompletionStage<Void> NEVER_RECORDED =
+      CompletableFuture.completedStage(null);
+  private static final long SPIN_NANOS = 20_000;
+
+  private final DeviceGuardImpl backend;
+  private final EventOptions options;
+  private final EventFlag flag;
+  private volatile BackendEvent event;
+  private volatile Device device;
+  private volatile boolean closed;
+
+  /**
+   * An event of {@code backend}'s device type.
+   *
+   * @throws IllegalArgumentException if {@code options} asks for both interprocess and timing
+   * @throws UnsupportedOperationException naming the backend and the option it does not support
+   */
+  protected InlineEvent(DeviceGuardImpl backend, EventOptions options) {
+    this.backend = Objects.requireNonNull(backend, "backend");
+    this.options = Objects.requireNonNull(options, "options");
+    checkOptions(backend, options);
+    this.flag = options.enableTiming() ? EventFlag.BACKEND_DEFAULT : EventFlag.PYTORCH_DEFAULT;
+  }
+
+  /** An opened interprocess event that follows {@code shared}'s records. */
+  private InlineEvent(DeviceGuardImpl backend, BackendEvent shared, Device device) {
+    this(backend, EventOptions.defaults().withInterprocess(true));
+    this.event = shared;
+    this.device = device;
+  }
+
+  /** A new event for {@code backend}; see {@link #InlineEvent(DeviceGuardImpl, EventOptions)}. */
+  public static InlineEvent create(DeviceGuardImpl backend, EventOptions options) {
+    return new InlineEvent(backend, options);
+  }
+
+  /** A new event of {@code stream}'s backend. */
+  static InlineEvent create(Stream stream, EventOptions options) {
+    return new InlineEvent(stream.ops().backend(), options);
+  }
+
+  /** The event behind {@code handle}, opened in {@code backend}. */
+  static InlineEvent open(DeviceGuardImpl backend, EventHandle handle) {
+    BackendEvent shared = backend.openEvent(handle.eventId());
+    return new InlineEvent(backend, shared, Device.of(handle.deviceType(), shared.deviceIndex()));
+  }
+
+  private static void checkOptions(DeviceGuardImpl backend, EventOptions options) {
+    if (options.interprocess() && options.enableTiming()) {
+      throw new IllegalArgumentException(
+          "an event cannot be both interprocess and timing (enable_timing): " + options);
+    }
+    Capability missing = null;
+    if (!backend.capabilities().contains(Capability.EVENTS)) {
+      missing = Capability.EVENTS;
+    } else if (options.enableTiming() && !backend.capabilities().contains(Capability.TIMING)) {
+      missing = Capability.TIMING;
+    } else if (options.interprocess()
+        && !backend.capabilities().contains(Capability.INTERPROCESS_EVENTS)) {
+      missing = Capability.INTERPROCESS_EVENTS;
+    }
+    if (missing != null) {
+      throw backend.unsupported("events with option " + missing + " (requested " + options + ")");
+    }
+  }
+
+  @Override
+  public DeviceType deviceType() {
+    return backend.type();
+  }
+
+  @Override
+  public Optional<Device> device() {
+    return Optional.ofNullable(device);
+  }
+
+  @Override
+  public int deviceIndex() {
+    Device bound = device;
+    return bound == null ? -1 : bound.index();
+  }
+
+  @Override
+  public long id() {
+    BackendEvent created = event;
+    return created == null ? 0 : created.id();
+  }
+
+  @Override
+  public EventOptions options() {
+    return options;
+  }
+
+  @Override
+  public boolean isCreated() {
+    return event != null && !closed;
+  }
+
+  @Override
+  public boolean wasRecorded() {
+    return event != null;
+  }
+
+  @Override
+  public void record() {
+    record(backend.getStream(backend.getDevice()));
+  }
+
+  @Override
+  public synchronized void record(Stream stream) {
+    Objects.requireNonNull(stream, "stream");
+    checkOpen("record");
+    if (!stream.deviceType().equals(deviceType())) {
+      throw new IllegalArgumentException(
+          "Event device type "
+              + deviceType()
+              + " does not match recording stream's device type "
+              + stream.deviceType()
+              + ".");
+    }
+    Device bound = device;
+    if (bound != null && !bound.equals(stream.device())) {
+      throw new IllegalArgumentException(
+          "Event device "
+              + bound
+              + " does not match recording stream's device "
+              + stream.device()
+              + ".");
+    }
+    event = backend.record(event, stream, bound == null ? -1 : bound.index(), flag);
+    device = stream.device();
+  }
+
+  @Override
+  public synchronized void recordOnce(Stream stream) {
+    if (event == null) {
+      record(stream);
+    }
+  }
+
+  @Override
+  public void block(Stream stream) {
+    Objects.requireNonNull(stream, "stream");
+    checkOpen("block");
+    if (!stream.deviceType().equals(deviceType())) {
+      throw new IllegalArgumentException(
+          "Event device type "
+              + deviceType()
+              + " does not match blocking stream's device type "
+              + stream.deviceType()
+              + ".");
+    }
+    BackendEvent created = event;
+    if (created != null) {
+      backend.block(created, stream);
+    }
+  }
+
+  @Override
+  public void block() {
+    block(backend.getStream(backend.getDevice()));
+  }
+
+  @Override
+  public boolean query() {
+    checkOpen("query");
+    BackendEvent created = event;
+    return created == null || backend.queryEvent(created);
+  }
+
+  @Override
+  public void synchronize() {
+    AcceleratorThread.checkMayBlock("Event.synchronize()", "Event.completion()");
+    checkOpen("synchronize");
+    BackendEvent created = event;
+    if (created != null) {
+      spinUnlessBlocking(created);
+      backend.synchronizeEvent(created);
+    }
+  }
+
+  @Override
+  public boolean synchronize(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    AcceleratorThread.checkMayBlock("Event.synchronize(timeout)", "Event.completion()");
+    checkOpen("synchronize");
+    BackendEvent created = event;
+    if (created == null) {
+      return true;
+    }
+    spinUnlessBlocking(created);
+    return backend.synchronizeEvent(created, timeout);
+  }
+
+  @Override
+  public CompletionStage<Void> completion() {
+    checkOpen("completion");
+    BackendEvent created = event;
+    return created == null ? NEVER_RECORDED : backend.eventCompletion(created);
+  }
+
+  @Override
+  public double elapsedTime(Event end) {
+    Objects.requireNonNull(end, "end");
+    checkOpen("elapsedTime");
+    if (!(end instanceof InlineEvent other)) {
+      throw new IllegalArgumentException(
+          "elapsedTime needs an OpenAccel event, got " + end.getClass().getName());
+    }
+    other.checkOpen("elapsedTime");
+    if (!deviceType().equals(other.deviceType())) {
+      throw new IllegalArgumentException(
+          "Event device type "
+              + deviceType()
+              + " does not match other's device type "
+              + other.deviceType()
+              + ".");
+    }
+    if (!options.enableTiming() || !other.options.enableTiming()) {
+      throw new IllegalArgumentException(
+          "Both events must be created with enable_timing to calculate elapsed time (this: "
+              + options
+              + ", other: "
+              + other.options
+              + ")");
+    }
+    BackendEvent start = event;
+    BackendEvent stop = other.event;
+    if (start == null || stop == null) {
+      throw new IllegalStateException(
+          "Both events must be recorded before calculating elapsed time (this recorded: "
+              + (start != null)
+              + ", other recorded: "
+              + (stop != null)
+              + ")");
+    }
+    if (!backend.queryEvent(start) || !other.backend.queryEvent(stop)) {
+      throw new IllegalStateException(
+          "Both events must be completed before calculating elapsed time");
+    }
+    if (!device.equals(other.device)) {
+      throw new IllegalArgumentException(
+          "Both events must be recorded on the same device to calculate elapsed time (this: "
+              + device
+              + ", other: "
+              + other.device
+              + ")");
+    }
+    return backend.elapsedTime(start, stop, device.index());
+  }
+
+  @Override
+  public Duration elapsed(Event end) {
+    return Duration.ofNanos(Math.round(elapsedTime(end) * 1_000_000.0));
+  }
+
+  @Override
+  public EventHandle handle() {
+    if (!options.interprocess()) {
+      throw new IllegalStateException(
+          "not an interprocess event: create it with EventOptions.withInterprocess(true), got "
+              + options);
+    }
+    checkOpen("handle");
+    BackendEvent created = event;
+    if (created == null) {
+      throw new IllegalStateException(
+          "an interprocess event must be recorded before its handle is taken");
+    }
+    return backend.exportEvent(created);
+  }
+
+  @Override
+  public void subscribe(ActorRef<EventSignal> subscriber) {
+    Objects.requireNonNull(subscriber, "subscriber must not be null");
+    checkOpen("subscribe");
+    BackendEvent created = event;
+    if (created == null) {
+      subscriber.tell(new EventSignal.Completed(0, 0, System.nanoTime()));
+    } else {
+      backend.subscribe(created, subscriber);
+    }
+  }
+
+  @Override
+  public synchronized void close() {
+    if (closed) {
+      return;
+    }
+    closed = true;
+    BackendEvent created = event;
+    if (created != null) {
+      try {
+        backend.destroyEvent(created, device.index());
+      } catch (RuntimeException ignored) {
+        // close never throws: a backend that fails here has nothing left we could release
+      }
+    }
+  }
+
+  /**
+   * Non-blocking events spin briefly before parking the host thread, as CUDA's default events do.
+   */
+  private void spinUnlessBlocking(BackendEvent created) {
+    if (options.blocking()) {
+      return;
+    }
+    long until = System.nanoTime() + SPIN_NANOS;
+    while (!backend.queryEvent(created) && System.nanoTime() < until) {
+      Thread.onSpinWait();
+    }
+  }
+
+  private void checkOpen(String operation) {
+    if (closed) {
+      throw new IllegalStateException("cannot " + operation + " a closed event (" + this + ")");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return getClass().getSimpleName()
+        + "(device_type="
+        + deviceType()
+        + ", device_index="
+        + deviceIndex()
+        + ", event_id="
+        + id()
+        + ", options="
+        + options
+        + ")";
+  }
+}

@@ -1,0 +1,64 @@
+package dev.openaccel.runtime;
+
+import dev.openaccel.runtime.spi.DeviceGuardImpl;
+import java.util.ArrayList;
+import java.util.List;
+
+/**
+ * Makes several streams current, each on its own device, for a scope; {@link #close()} restores
+ * them in reverse order. The current device does not change. Only the thread or actor that opened
+ * it may close it.
+ */
+public final class MultiStreamGuard implements AutoCloseable {
+  private final DeviceGuardImpl impl;
+  private final GuardOwner owner;
+  private final List<Stream> originals;
+  private boolean closed;
+
+  MultiStreamGuard(DeviceGuardImpl impl, GuardOwner owner, List<Stream> streams) {
+    this.impl = impl;
+    this.owner = owner;
+    List<Stream> saved = new ArrayList<>(streams.size());
+    for (Stream stream : streams) {
+      saved.add(impl.exchangeStream(stream));
+    }
+    this.originals = saved;
+  }
+
+  /** Checks the streams are all of one device type, which it returns (null for none). */
+  static DeviceType commonType(List<Stream> streams) {
+    DeviceType type = null;
+    for (Stream stream : streams) {
+      if (type == null) {
+        type = stream.deviceType();
+      } else if (!type.equals(stream.deviceType())) {
+        throw new IllegalArgumentException(
+            "MultiStreamGuard got a mix of device types: "
+                + type
+                + " and "
+                + stream.deviceType()
+                + " (streams "
+                + streams
+                + ")");
+      }
+    }
+    return type;
+  }
+
+  /**
+   * Restores every stream, in reverse order; idempotent.
+   *
+   * @throws IllegalStateException if called by another thread or actor than the one that opened it
+   */
+  @Override
+  public void close() {
+    if (closed) {
+      return;
+    }
+    owner.check("MultiStreamGuard");
+    closed = true;
+    for (int i = originals.size() - 1; i >= 0; i--) {
+      impl.exchangeStream(originals.get(i));
+    }
+  }
+}

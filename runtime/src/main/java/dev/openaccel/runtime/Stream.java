@@ -1,0 +1,145 @@
+package dev.openaccel.runtime;
+
+import dev.openaccel.runtime.spi.StreamOps;
+import java.util.Objects;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * An ordered queue of device work, as {@code torch.Stream}: kernels enqueued on one stream run
+ * strictly in enqueue order, one at a time; different streams run concurrently.
+ *
+ * <p>A value: two {@code Stream}s are equal when they name the same device and stream id, however
+ * they were obtained. All methods are thread-safe.
+ */
+public final class Stream {
+  private final Device device;
+  private final long id;
+  private final int priority;
+  private final StreamOps ops;
+
+  private Stream(Device device, long id, int priority, StreamOps ops) {
+    this.device = Objects.requireNonNull(device, "device");
+    if (!device.hasIndex()) {
+      throw new IllegalArgumentException("a stream needs a device with an index, got " + device);
+    }
+    this.id = id;
+    this.priority = priority;
+    this.ops = Objects.requireNonNull(ops, "ops");
+  }
+
+  /**
+   * Wraps a backend's stream; for backend implementations (users get streams from {@link
+   * Accelerator}).
+   *
+   * @throws IllegalArgumentException if the device has no index
+   */
+  public static Stream wrap(Device device, long id, int priority, StreamOps ops) {
+    return new Stream(device, id, priority, ops);
+  }
+
+  public Device device() {
+    return device;
+  }
+
+  public int deviceIndex() {
+    return device.index();
+  }
+
+  public DeviceType deviceType() {
+    return device.type();
+  }
+
+  public long id() {
+    return id;
+  }
+
+  public int priority() {
+    return priority;
+  }
+
+  /** The backend's operations for this stream; for backend implementations. */
+  public StreamOps ops() {
+    return ops;
+  }
+
+  /** True when all work enqueued so far has completed. Reads published state; sends no message. */
+  public boolean query() {
+    return ops.query();
+  }
+
+  /**
+   * Blocks until the work enqueued so far has completed.
+   *
+   * @throws DeviceExecutionException if covered work failed since the last stream synchronization
+   * @throws IllegalStateException containing "blocking call on an actor thread" on an OpenAccel
+   *     thread
+   */
+  public void synchronize() {
+    ops.synchronize();
+  }
+
+  /**
+   * Completes when the work enqueued so far has completed; the non-blocking form of {@link
+   * #synchronize}.
+   */
+  public CompletionStage<Void> synchronizeAsync() {
+    return ops.synchronizeAsync();
+  }
+
+  /** Work enqueued here after this call waits until {@code event}'s latest record completes. */
+  public void waitEvent(Event event) {
+    event.block(this);
+  }
+
+  /** Work enqueued here after this call waits for the work enqueued on {@code other} before it. */
+  public void waitStream(Stream other) {
+    Objects.requireNonNull(other, "other");
+    ops.waitFor(other);
+  }
+
+  /** Records a new default-options event here and returns it. */
+  public Event recordEvent() {
+    return recordEvent(InlineEvent.create(this, EventOptions.defaults()));
+  }
+
+  /** Records {@code event} here and returns it. */
+  public Event recordEvent(Event event) {
+    event.record(this);
+    return event;
+  }
+
+  /** Enqueues a kernel; it runs on the device after all work enqueued before it on this stream. */
+  public void launch(String name, Runnable kernel) {
+    ops.launch(Objects.requireNonNull(name, "name"), Objects.requireNonNull(kernel, "kernel"));
+  }
+
+  /** Enqueues a kernel with a result; a kernel failure completes the stage exceptionally. */
+  public <T> CompletionStage<T> submit(String name, Callable<T> kernel) {
+    return ops.submit(
+        Objects.requireNonNull(name, "name"), Objects.requireNonNull(kernel, "kernel"));
+  }
+
+  @Override
+  public boolean equals(Object o) {
+    return o instanceof Stream other && id == other.id && device.equals(other.device);
+  }
+
+  @Override
+  public int hashCode() {
+    return device.hashCode() * 31 + Long.hashCode(id);
+  }
+
+  @Override
+  public String toString() {
+    return "Stream(device_type="
+        + device.type().name()
+        + ", device_index="
+        + device.index()
+        + ", stream_id="
+        + id
+        + ", priority="
+        + priority
+        + ")";
+  }
+}

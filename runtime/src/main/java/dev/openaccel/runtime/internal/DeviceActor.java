@@ -1,0 +1,66 @@
+package dev.openaccel.runtime.internal;
+
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+
+/**
+ * The actor of one device: parent of its stream actors and the answerer of device-wide requests. It
+ * runs on the device's dispatcher, like its streams. Internal.
+ *
+ * <p>Owns: the device's stream actors (as children). Stream ids and the stream registry are handed
+ * out synchronously by {@link DeviceStreams}, so that creating a stream never waits for this actor;
+ * the actor only gives each new stream its mailbox, and the stream's queue holds work enqueued
+ * meanwhile.
+ */
+final class DeviceActor extends AbstractBehavior<DeviceActor.Command> {
+
+  sealed interface Command {}
+
+  /** Gives {@code core} its actor. */
+  record SpawnStream(StreamCore core, int batch) implements Command {}
+
+  /**
+   * Completes {@code done} once the given streams have run all work enqueued before this request.
+   */
+  record Synchronize(List<StreamCore> streams, CompletableFuture<Void> done) implements Command {
+    Synchronize {
+      streams = List.copyOf(streams);
+    }
+  }
+
+  static Behavior<Command> create() {
+    return Behaviors.setup(DeviceActor::new);
+  }
+
+  private int queries;
+
+  private DeviceActor(ActorContext<Command> context) {
+    super(context);
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(SpawnStream.class, this::onSpawnStream)
+        .onMessage(Synchronize.class, this::onSynchronize)
+        .build();
+  }
+
+  private Behavior<Command> onSpawnStream(SpawnStream spawn) {
+    StreamCore core = spawn.core();
+    getContext().spawn(StreamActor.create(core, spawn.batch()), "stream-" + core.stream().id());
+    return this;
+  }
+
+  private Behavior<Command> onSynchronize(Synchronize request) {
+    getContext()
+        .spawn(
+            DeviceSyncQuery.create(request.streams(), request.done()), "synchronize-" + ++queries);
+    return this;
+  }
+}

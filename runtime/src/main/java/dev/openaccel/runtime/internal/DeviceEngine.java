@@ -1,0 +1,203 @@
+package dev.openaccel.runtime.internal;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.DeviceGuardImpl;
+import dev.openaccel.runtime.spi.EngineSpec;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+
+/**
+ * The actor engine of one backend in one actor system: a {@link DeviceActor} per device on its own
+ * dispatcher, the devices' streams, and event ids. Internal; backends reach it through {@code
+ * EngineGuardImpl}.
+ *
+ * <p>Owns: the device table (fixed at construction), event ids, and the table of exported
+ * (interprocess) events. When the actor system terminates, every stream fails its queued work and
+ * rejects new work.
+ */
+public final class DeviceEngine {
+  private static final CompletionStage<Void> IDLE = CompletableFuture.completedStage(null);
+
+  private final DeviceGuardImpl guardImpl;
+  private final DeviceType type;
+  private final EngineSpec spec;
+  private final DeviceStreams[] devices;
+  private final AtomicLong eventIds = new AtomicLong();
+  private final Map<Long, EventCore> exported = new ConcurrentHashMap<>();
+
+  public DeviceEngine(
+      DeviceGuardImpl guardImpl, DeviceType type, EngineSpec spec, ActorSystem<?> system) {
+    this.guardImpl = guardImpl;
+    this.type = type;
+    this.spec = spec;
+    this.devices = new DeviceStreams[spec.deviceCount()];
+    for (int i = 0; i < devices.length; i++) {
+      String name = "openaccel-" + type.name() + "-device-" + i;
+      DispatcherSelector dispatcher =
+          DeviceDispatchers.register(system, name, spec.computeUnits(), spec.batch());
+      ActorRef<DeviceActor.Command> actor =
+          system.systemActorOf(DeviceActor.create(), name, dispatcher);
+      devices[i] = new DeviceStreams(this, Device.of(type, i), actor);
+    }
+    String reason = "the actor system '" + system.name() + "' terminated";
+    system.getWhenTerminated().thenRun(() -> terminate(reason));
+  }
+
+  public EngineSpec spec() {
+    return spec;
+  }
+
+  public DeviceGuardImpl guardImpl() {
+    return guardImpl;
+  }
+
+  public int deviceCount() {
+    return devices.length;
+  }
+
+  public Stream defaultStream(int device) {
+    return devices[device].defaultStream().stream();
+  }
+
+  public Stream newStream(int device, int priority) {
+    return devices[device].newStream(priority).stream();
+  }
+
+  public Stream streamFromPool(int device, boolean highPriority) {
+    return devices[device].fromPool(highPriority).stream();
+  }
+
+  /**
+   * The existing stream {@code id} of {@code device}.
+   *
+   * @throws IllegalArgumentException if there is none
+   */
+  public Stream stream(int device, long id) {
+    StreamCore core = devices[device].lookup(id);
+    if (core == null) {
+      throw new IllegalArgumentException(
+          "unknown stream id " + id + " on " + Device.of(type, device) + ": no such stream exists");
+    }
+    return core.stream();
+  }
+
+  /**
+   * The engine side of {@code stream}.
+   *
+   * @throws IllegalArgumentException if the stream belongs to another backend or accelerator
+   */
+  public StreamCore coreOf(Stream stream) {
+    if (stream.ops() instanceof StreamCore core && core.engine() == this) {
+      return core;
+    }
+    throw new IllegalArgumentException(
+        stream + " does not belong to this accelerator's " + type.name() + " backend");
+  }
+
+  public EventCore newEvent(int device, boolean timing) {
+    return new EventCore(eventIds.incrementAndGet(), device, timing);
+  }
+
+  /** Starts a new record of {@code event} and enqueues it on {@code stream}. */
+  public void enqueueRecord(StreamCore stream, EventCore event) {
+    Generation generation = event.newGeneration();
+    try {
+      stream.enqueue(new WorkItem.Record(generation));
+    } catch (IllegalStateException stopped) {
+      generation.complete(System.nanoTime(), asExecutionFailure(stopped));
+      throw stopped;
+    }
+  }
+
+  /** Makes {@code stream} wait for {@code event}'s latest record, if it has one. */
+  public void enqueueWait(StreamCore stream, EventCore event) {
+    Generation latest = event.latest();
+    if (latest != null) {
+      stream.enqueue(new WorkItem.Wait(latest));
+    }
+  }
+
+  /** Makes {@code event} findable by {@link #exportedEvent}. */
+  public void export(EventCore event) {
+    exported.put(event.id(), event);
+  }
+
+  /** The exported event with this id, or null. */
+  public EventCore exportedEvent(long id) {
+    return exported.get(id);
+  }
+
+  /** Forgets an exported event; never throws. */
+  public void forget(EventCore event) {
+    exported.remove(event.id(), event);
+  }
+
+  /** True when every stream of the device is idle with nothing to report. */
+  public boolean deviceSettled(int device) {
+    for (StreamCore core : devices[device].all()) {
+      if (!core.isSettled()) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** Completes when all streams of the device have run the work enqueued before this call. */
+  public CompletionStage<Void> synchronizeDeviceAsync(int device) {
+    if (deviceSettled(device)) {
+      return IDLE;
+    }
+    List<StreamCore> streams = devices[device].all();
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    devices[device].actor().tell(new DeviceActor.Synchronize(streams, done));
+    return done;
+  }
+
+  private void terminate(String reason) {
+    for (DeviceStreams device : devices) {
+      for (StreamCore core : device.all()) {
+        core.terminate(reason);
+      }
+    }
+  }
+
+  /**
+   * A copy of {@code failure} to throw on the caller's thread: same message, cause and suppressed.
+   */
+  public static DeviceExecutionException reported(DeviceExecutionException failure) {
+    DeviceExecutionException copy =
+        new DeviceExecutionException(failure.getMessage(), failure.getCause());
+    for (Throwable suppressed : failure.getSuppressed()) {
+      copy.addSuppressed(suppressed);
+    }
+    return copy;
+  }
+
+  /** The exception to throw for a failed wait on device work. */
+  public static RuntimeException rethrown(Throwable cause) {
+    if (cause instanceof DeviceExecutionException failure) {
+      return reported(failure);
+    }
+    if (cause instanceof RuntimeException runtime) {
+      return runtime;
+    }
+    return new DeviceExecutionException(String.valueOf(cause), cause);
+  }
+
+  /** {@code cause} as a device failure, for aggregation. */
+  static DeviceExecutionException asExecutionFailure(Throwable cause) {
+    return cause instanceof DeviceExecutionException failure
+        ? failure
+        : new DeviceExecutionException(String.valueOf(cause), cause);
+  }
+}

@@ -1,0 +1,110 @@
+package dev.openaccel.runtime.internal;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.PriorityRange;
+import dev.openaccel.runtime.spi.EngineSpec;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReferenceArray;
+import org.apache.pekko.actor.typed.ActorRef;
+
+/**
+ * The streams of one device: the default stream (id 0), the two priority pools (ids 1..2P, created
+ * on first use) and exclusive streams (ids from 2P+1). Internal.
+ *
+ * <p>Owns: stream ids and the registry of the device's streams; both are lock-free and thread-safe,
+ * so creating a stream costs a few atomic operations and one message to the {@link DeviceActor}.
+ */
+final class DeviceStreams {
+  private static final int HIGH_PRIORITY_FACTOR = 4;
+
+  private final DeviceEngine engine;
+  private final Device device;
+  private final ActorRef<DeviceActor.Command> actor;
+  private final EngineSpec spec;
+  private final Map<Long, StreamCore> streams = new ConcurrentHashMap<>();
+  private final AtomicLong nextId;
+  private final AtomicReferenceArray<StreamCore> lowPool;
+  private final AtomicReferenceArray<StreamCore> highPool;
+  private final AtomicInteger lowNext = new AtomicInteger();
+  private final AtomicInteger highNext = new AtomicInteger();
+  private final StreamCore defaultStream;
+
+  DeviceStreams(DeviceEngine engine, Device device, ActorRef<DeviceActor.Command> actor) {
+    this.engine = engine;
+    this.device = device;
+    this.actor = actor;
+    this.spec = engine.spec();
+    int pool = spec.streamPoolSize();
+    this.lowPool = new AtomicReferenceArray<>(pool);
+    this.highPool = new AtomicReferenceArray<>(pool);
+    this.nextId = new AtomicLong(2L * pool + 1);
+    this.defaultStream = create(0, spec.priorityRange().least());
+  }
+
+  Device device() {
+    return device;
+  }
+
+  ActorRef<DeviceActor.Command> actor() {
+    return actor;
+  }
+
+  StreamCore defaultStream() {
+    return defaultStream;
+  }
+
+  StreamCore newStream(int priority) {
+    return create(nextId.getAndIncrement(), spec.priorityRange().clamp(priority));
+  }
+
+  /** The next pooled stream of the given priority class, round-robin. */
+  StreamCore fromPool(boolean highPriority) {
+    AtomicReferenceArray<StreamCore> pool = highPriority ? highPool : lowPool;
+    AtomicInteger next = highPriority ? highNext : lowNext;
+    int slot = Math.floorMod(next.getAndIncrement(), pool.length());
+    StreamCore existing = pool.get(slot);
+    if (existing != null) {
+      return existing;
+    }
+    synchronized (pool) {
+      existing = pool.get(slot);
+      if (existing == null) {
+        long id = 1L + slot + (highPriority ? pool.length() : 0);
+        int priority =
+            highPriority ? spec.priorityRange().greatest() : spec.priorityRange().least();
+        existing = create(id, priority);
+        pool.set(slot, existing);
+      }
+      return existing;
+    }
+  }
+
+  /** The stream with this id, or null. */
+  StreamCore lookup(long id) {
+    return streams.get(id);
+  }
+
+  /** A snapshot of the device's streams. */
+  List<StreamCore> all() {
+    return new ArrayList<>(streams.values());
+  }
+
+  private StreamCore create(long id, int priority) {
+    StreamCore core = new StreamCore(engine, device, id, priority);
+    streams.put(id, core);
+    actor.tell(new DeviceActor.SpawnStream(core, batchFor(priority)));
+    return core;
+  }
+
+  /** Streams of the greatest priority run more items per turn, so they win under contention. */
+  private int batchFor(int priority) {
+    PriorityRange range = spec.priorityRange();
+    boolean high = range.least() != range.greatest() && priority == range.greatest();
+    return high ? spec.batch() * HIGH_PRIORITY_FACTOR : spec.batch();
+  }
+}

@@ -1,0 +1,26 @@
+package dev.openaccel.runtime.internal;
+
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
+
+/** An entry of a stream's queue, run by its {@link StreamActor} in enqueue order. Internal. */
+sealed interface WorkItem {
+
+  /** A kernel without a result. */
+  record Launch(String name, Runnable body) implements WorkItem {}
+
+  /** A kernel whose result (or failure) completes {@code result}. */
+  record Submit(String name, Callable<?> body, CompletableFuture<Object> result)
+      implements WorkItem {}
+
+  /** Completes {@code generation} when the stream reaches it. */
+  record Record(Generation generation) implements WorkItem {}
+
+  /** The stream takes no further work until {@code generation} completes. */
+  record Wait(Generation generation) implements WorkItem {}
+
+  /**
+   * Completes {@code done} when the stream reaches it, with the stream's unreported failure if any.
+   */
+  record Sync(CompletableFuture<Void> done) implements WorkItem {}
+}

@@ -1,0 +1,22 @@
+package dev.openaccel.runtime.spi;
+
+import com.typesafe.config.Config;
+import org.apache.pekko.actor.typed.ActorSystem;
+
+/** What the runtime hands a backend when it creates it: one per backend per {@code Accelerator}. */
+public interface BackendContext {
+
+  /**
+   * The actor system the accelerator belongs to; the backend's actors live under its system
+   * guardian.
+   */
+  ActorSystem<?> system();
+
+  /**
+   * The system's configuration; a backend reads its own section, e.g. {@code openaccel.openreg}.
+   */
+  Config config();
+
+  /** The caller's device context, which {@code getDevice}/{@code setDevice} read and write. */
+  CurrentContext currentContext();
+}

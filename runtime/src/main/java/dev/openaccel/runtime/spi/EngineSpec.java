@@ -1,0 +1,42 @@
+package dev.openaccel.runtime.spi;
+
+import dev.openaccel.runtime.PriorityRange;
+import java.util.Objects;
+
+/**
+ * The shape of a backend's hardware, from which {@link EngineGuardImpl} builds its device and
+ * stream actors.
+ *
+ * @param deviceCount number of devices, {@code >= 0}
+ * @param priorityRange the stream priorities the hardware supports
+ * @param computeUnits threads of each device's dispatcher: how many of its streams run at once
+ * @param streamPoolSize streams per device and priority handed out by {@code streamFromPool}
+ * @param batch items a stream runs before yielding its thread to the device's other streams; a
+ *     stream of the greatest priority runs four times as many
+ * @param launchModel the simulated delay before each kernel
+ */
+public record EngineSpec(
+    int deviceCount,
+    PriorityRange priorityRange,
+    int computeUnits,
+    int streamPoolSize,
+    int batch,
+    LaunchModel launchModel) {
+
+  public EngineSpec {
+    Objects.requireNonNull(priorityRange, "priorityRange");
+    Objects.requireNonNull(launchModel, "launchModel");
+    requirePositive("computeUnits", computeUnits);
+    requirePositive("streamPoolSize", streamPoolSize);
+    requirePositive("batch", batch);
+    if (deviceCount < 0) {
+      throw new IllegalArgumentException("deviceCount must be >= 0, got " + deviceCount);
+    }
+  }
+
+  private static void requirePositive(String name, int value) {
+    if (value <= 0) {
+      throw new IllegalArgumentException(name + " must be > 0, got " + value);
+    }
+  }
+}
