@@ -19,6 +19,8 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Extension;
 import org.apache.pekko.actor.typed.ExtensionId;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The entry point: devices, streams, events and the caller's device context of one actor system, as
@@ -28,6 +30,9 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  */
 public final class Accelerator implements Extension, AutoCloseable {
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+  // Initialised before any actor system starts, so logging is set up on one thread, not raced by
+  // several.
+  private static final Logger log = LoggerFactory.getLogger(Accelerator.class);
 
   private static final class Id extends ExtensionId<Accelerator> {
     @Override
@@ -71,6 +76,7 @@ public final class Accelerator implements Extension, AutoCloseable {
         ActorSystem.create(Behaviors.empty(), full.getString("openaccel.system-name"), full);
     Accelerator accelerator = get(system);
     accelerator.ownsSystem = true;
+    log.debug("started {}", accelerator);
     return accelerator;
   }
 
