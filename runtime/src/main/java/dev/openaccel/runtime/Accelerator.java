@@ -8,6 +8,9 @@ import dev.openaccel.runtime.internal.ContextSlots;
 import dev.openaccel.runtime.spi.BackendContext;
 import dev.openaccel.runtime.spi.CurrentContext;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
+import dev.openaccel.runtime.trace.TraceBus;
+import dev.openaccel.runtime.trace.TraceEvent;
+import dev.openaccel.runtime.trace.Tracer;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
@@ -34,17 +37,31 @@ public final class Accelerator implements Extension, AutoCloseable {
   // several.
   private static final Logger log = LoggerFactory.getLogger(Accelerator.class);
 
-  private static final class Id extends ExtensionId<Accelerator> {
+  /**
+   * The extension id; listed in {@code pekko.actor.typed.library-extensions} so every actor system
+   * with OpenAccel on its class path starts its accelerator eagerly.
+   */
+  public static final class Id extends ExtensionId<Accelerator> {
+    private static final Id INSTANCE = new Id();
+
+    private Id() {}
+
+    /** The singleton, for Pekko's extension loader. */
+    public static Id getInstance() {
+      return INSTANCE;
+    }
+
     @Override
     public Accelerator createExtension(ActorSystem<?> system) {
       return new Accelerator(system);
     }
   }
 
-  private static final Id ID = new Id();
+  private static final Id ID = Id.INSTANCE;
 
   private final ActorSystem<?> system;
   private final ContextSlots slots = new ContextSlots();
+  private final Tracer tracer;
   private final BackendRegistry backends;
   private final String defaultType;
   private volatile boolean ownsSystem;
@@ -53,6 +70,7 @@ public final class Accelerator implements Extension, AutoCloseable {
     this.system = system;
     Config config = system.settings().config();
     this.defaultType = config.getString("openaccel.default-device-type");
+    this.tracer = new Tracer(system);
     this.backends = BackendRegistry.load(system.dynamicAccess().classLoader(), backendContext());
   }
 
@@ -308,9 +326,12 @@ public final class Accelerator implements Extension, AutoCloseable {
   /**
    * Runs {@code body} under {@code context}, then restores the caller's own context, also on
    * exceptions.
+   *
+   * @throws IllegalArgumentException if the context names an unknown device type or an out-of-range
+   *     device
    */
   public void runWith(DeviceContext context, Runnable body) {
-    Objects.requireNonNull(context, "context");
+    checkContext(context);
     DeviceContext previous = slots.get();
     slots.set(context);
     try {
@@ -320,8 +341,29 @@ public final class Accelerator implements Extension, AutoCloseable {
     }
   }
 
-  /** The per-thread and per-actor context slots; for the actor integration. */
-  ContextSlots slots() {
+  /**
+   * The trace bus: GPUTrace-style hooks delivered as {@link TraceEvent} messages to subscribers.
+   */
+  public TraceBus trace() {
+    return tracer;
+  }
+
+  /**
+   * Checks that every device and stream {@code context} names exists here.
+   *
+   * @throws IllegalArgumentException containing "no backend for device type" or "device index is
+   *     out of range"
+   */
+  public void checkContext(DeviceContext context) {
+    Objects.requireNonNull(context, "context");
+    context
+        .devices()
+        .forEach((type, index) -> guardImpl(type).getDefaultStream(Device.of(type, index)));
+    context.streams().keySet().forEach(device -> guardImpl(device.type()).getDefaultStream(device));
+  }
+
+  /** Internal API: the per-thread and per-actor context slots, for the actor integration. */
+  public ContextSlots contextSlots() {
     return slots;
   }
 
@@ -340,6 +382,11 @@ public final class Accelerator implements Extension, AutoCloseable {
       @Override
       public CurrentContext currentContext() {
         return slots;
+      }
+
+      @Override
+      public Tracer tracer() {
+        return tracer;
       }
     };
   }

@@ -20,6 +20,7 @@ public final class DeviceGuard implements AutoCloseable {
     if (target.hasIndex()) {
       impl.setDevice(target);
     }
+    owner.opened(this);
   }
 
   /** The device that was current when the guard opened. */
@@ -53,5 +54,6 @@ public final class DeviceGuard implements AutoCloseable {
     owner.check("DeviceGuard");
     closed = true;
     impl.uncheckedSetDevice(original);
+    owner.closed(this);
   }
 }

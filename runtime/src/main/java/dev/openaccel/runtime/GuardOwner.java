@@ -15,6 +15,15 @@ final class GuardOwner {
     this.owner = slots.slot();
   }
 
+  /** Registers an opened guard, so an actor's handler can close what it left open. */
+  void opened(AutoCloseable guard) {
+    owner.opened(guard);
+  }
+
+  void closed(AutoCloseable guard) {
+    owner.closed(guard);
+  }
+
   /**
    * @throws IllegalStateException if the caller is not the opener
    */

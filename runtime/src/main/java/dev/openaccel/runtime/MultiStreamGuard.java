@@ -23,6 +23,7 @@ public final class MultiStreamGuard implements AutoCloseable {
       saved.add(impl.exchangeStream(stream));
     }
     this.originals = saved;
+    owner.opened(this);
   }
 
   /** Checks the streams are all of one device type, which it returns (null for none). */
@@ -60,5 +61,6 @@ public final class MultiStreamGuard implements AutoCloseable {
     for (int i = originals.size() - 1; i >= 0; i--) {
       impl.exchangeStream(originals.get(i));
     }
+    owner.closed(this);
   }
 }

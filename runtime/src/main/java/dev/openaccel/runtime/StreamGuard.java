@@ -21,6 +21,7 @@ public final class StreamGuard implements AutoCloseable {
     this.originalDevice = impl.getDevice();
     this.originalStream = impl.exchangeStream(stream);
     impl.setDevice(stream.device());
+    owner.opened(this);
   }
 
   /** The stream that was current on the guarded stream's device when the guard opened. */
@@ -55,5 +56,6 @@ public final class StreamGuard implements AutoCloseable {
     closed = true;
     impl.exchangeStream(originalStream);
     impl.uncheckedSetDevice(originalDevice);
+    owner.closed(this);
   }
 }

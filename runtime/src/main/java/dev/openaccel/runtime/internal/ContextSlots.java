@@ -2,6 +2,7 @@ package dev.openaccel.runtime.internal;
 
 import dev.openaccel.runtime.DeviceContext;
 import dev.openaccel.runtime.spi.CurrentContext;
+import java.util.ArrayDeque;
 
 /**
  * Where each caller's {@link DeviceContext} lives: one {@link Slot} per thread by default, replaced
@@ -17,6 +18,7 @@ public final class ContextSlots implements CurrentContext {
   public static final class Slot {
     private final String owner;
     private DeviceContext context;
+    private ArrayDeque<AutoCloseable> openGuards; // created on first guard
 
     public Slot(String owner, DeviceContext context) {
       this.owner = owner;
@@ -30,6 +32,28 @@ public final class ContextSlots implements CurrentContext {
 
     public DeviceContext context() {
       return context;
+    }
+
+    /** Notes a guard opened by this slot's owner. */
+    public void opened(AutoCloseable guard) {
+      if (openGuards == null) {
+        openGuards = new ArrayDeque<>();
+      }
+      openGuards.push(guard);
+    }
+
+    /** Notes a guard closed. */
+    public void closed(AutoCloseable guard) {
+      if (openGuards != null) {
+        openGuards.removeFirstOccurrence(guard);
+      }
+    }
+
+    /** Closes the guards still open, innermost first; an actor's handler ends with this. */
+    public void closeOpenGuards() throws Exception {
+      while (openGuards != null && !openGuards.isEmpty()) {
+        openGuards.peek().close(); // close() calls closed(), which removes it
+      }
     }
   }
 

@@ -6,6 +6,8 @@ import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.DeviceGuardImpl;
 import dev.openaccel.runtime.spi.EngineSpec;
+import dev.openaccel.runtime.trace.TraceEvent;
+import dev.openaccel.runtime.trace.Tracer;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -29,6 +31,7 @@ public final class DeviceEngine {
   private static final CompletionStage<Void> IDLE = CompletableFuture.completedStage(null);
 
   private final DeviceGuardImpl guardImpl;
+  private final Tracer tracer;
   private final DeviceType type;
   private final EngineSpec spec;
   private final DeviceStreams[] devices;
@@ -36,8 +39,13 @@ public final class DeviceEngine {
   private final Map<Long, EventCore> exported = new ConcurrentHashMap<>();
 
   public DeviceEngine(
-      DeviceGuardImpl guardImpl, DeviceType type, EngineSpec spec, ActorSystem<?> system) {
+      DeviceGuardImpl guardImpl,
+      DeviceType type,
+      EngineSpec spec,
+      ActorSystem<?> system,
+      Tracer tracer) {
     this.guardImpl = guardImpl;
+    this.tracer = tracer;
     this.type = type;
     this.spec = spec;
     this.devices = new DeviceStreams[spec.deviceCount()];
@@ -59,6 +67,10 @@ public final class DeviceEngine {
 
   public DeviceGuardImpl guardImpl() {
     return guardImpl;
+  }
+
+  public Tracer tracer() {
+    return tracer;
   }
 
   public int deviceCount() {
@@ -105,7 +117,25 @@ public final class DeviceEngine {
   }
 
   public EventCore newEvent(int device, boolean timing) {
-    return new EventCore(eventIds.incrementAndGet(), device, timing);
+    EventCore event = new EventCore(eventIds.incrementAndGet(), device, timing);
+    if (tracer.enabled()) {
+      tracer.publish(new TraceEvent.EventCreated(deviceOf(device), event.id(), System.nanoTime()));
+    }
+    return event;
+  }
+
+  /** Releases {@code event}: it is no longer exported. Never throws. */
+  public void destroy(EventCore event) {
+    exported.remove(event.id(), event);
+    if (tracer.enabled()) {
+      tracer.publish(
+          new TraceEvent.EventDeleted(
+              deviceOf(event.deviceIndex()), event.id(), System.nanoTime()));
+    }
+  }
+
+  private Device deviceOf(int index) {
+    return devices[index].device();
   }
 
   /** Starts a new record of {@code event} and enqueues it on {@code stream}. */
@@ -117,13 +147,26 @@ public final class DeviceEngine {
       generation.complete(System.nanoTime(), asExecutionFailure(stopped));
       throw stopped;
     }
+    if (tracer.enabled()) {
+      Stream s = stream.stream();
+      tracer.publish(
+          new TraceEvent.EventRecorded(
+              s.device(), event.id(), s.id(), generation.number(), System.nanoTime()));
+    }
   }
 
   /** Makes {@code stream} wait for {@code event}'s latest record, if it has one. */
   public void enqueueWait(StreamCore stream, EventCore event) {
     Generation latest = event.latest();
-    if (latest != null) {
-      stream.enqueue(new WorkItem.Wait(latest));
+    if (latest == null) {
+      return;
+    }
+    stream.enqueue(new WorkItem.Wait(latest));
+    if (tracer.enabled()) {
+      Stream s = stream.stream();
+      tracer.publish(
+          new TraceEvent.EventWaited(
+              s.device(), event.id(), s.id(), latest.number(), System.nanoTime()));
     }
   }
 
@@ -135,11 +178,6 @@ public final class DeviceEngine {
   /** The exported event with this id, or null. */
   public EventCore exportedEvent(long id) {
     return exported.get(id);
-  }
-
-  /** Forgets an exported event; never throws. */
-  public void forget(EventCore event) {
-    exported.remove(event.id(), event);
   }
 
   /** True when every stream of the device is idle with nothing to report. */
@@ -154,6 +192,9 @@ public final class DeviceEngine {
 
   /** Completes when all streams of the device have run the work enqueued before this call. */
   public CompletionStage<Void> synchronizeDeviceAsync(int device) {
+    if (tracer.enabled()) {
+      tracer.publish(new TraceEvent.DeviceSynchronized(deviceOf(device), System.nanoTime()));
+    }
     if (deviceSettled(device)) {
       return IDLE;
     }

@@ -3,6 +3,7 @@ package dev.openaccel.runtime.internal;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.PriorityRange;
 import dev.openaccel.runtime.spi.EngineSpec;
+import dev.openaccel.runtime.trace.TraceEvent;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -97,6 +98,11 @@ final class DeviceStreams {
   private StreamCore create(long id, int priority) {
     StreamCore core = new StreamCore(engine, device, id, priority);
     streams.put(id, core);
+    if (engine.tracer().enabled()) {
+      engine
+          .tracer()
+          .publish(new TraceEvent.StreamCreated(device, id, priority, System.nanoTime()));
+    }
     actor.tell(new DeviceActor.SpawnStream(core, batchFor(priority)));
     return core;
   }

@@ -1,7 +1,10 @@
 package dev.openaccel.runtime.internal;
 
 import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.LaunchModel;
+import dev.openaccel.runtime.trace.TraceEvent;
+import dev.openaccel.runtime.trace.Tracer;
 import java.util.concurrent.locks.LockSupport;
 
 /**
@@ -15,41 +18,68 @@ final class KernelRunner {
   private final StreamCore core;
   private final LaunchModel launchModel;
   private final int deviceIndex;
+  private final Tracer tracer;
 
   KernelRunner(StreamCore core, LaunchModel launchModel) {
     this.core = core;
     this.launchModel = launchModel;
     this.deviceIndex = core.stream().deviceIndex();
+    this.tracer = core.engine().tracer();
   }
 
   void launch(WorkItem.Launch launch) {
+    delay();
+    boolean traced = started(launch.name());
+    DeviceExecutionException failure = null;
     try {
-      delay();
       launch.body().run();
     } catch (VirtualMachineError e) {
       throw e;
     } catch (Throwable t) {
-      failed(launch.name(), t);
+      failure = failed(launch.name(), t);
     }
+    finished(traced, launch.name(), failure);
     core.itemCompleted();
   }
 
   void submit(WorkItem.Submit submit) {
+    delay();
+    boolean traced = started(submit.name());
     Object value = null;
     DeviceExecutionException failure = null;
     try {
-      delay();
       value = submit.body().call();
     } catch (VirtualMachineError e) {
       throw e;
     } catch (Throwable t) {
       failure = failed(submit.name(), t);
     }
+    finished(traced, submit.name(), failure);
     core.itemCompleted();
     if (failure == null) {
       submit.result().complete(value);
     } else {
       submit.result().completeExceptionally(failure);
+    }
+  }
+
+  private boolean started(String kernel) {
+    if (!tracer.enabled()) {
+      return false;
+    }
+    Stream stream = core.stream();
+    tracer.publish(
+        new TraceEvent.KernelStarted(stream.device(), stream.id(), kernel, System.nanoTime()));
+    return true;
+  }
+
+  /** Reports the end of a kernel whose start was reported, so a subscriber sees matched pairs. */
+  private void finished(boolean traced, String kernel, DeviceExecutionException failure) {
+    if (traced) {
+      Stream stream = core.stream();
+      tracer.publish(
+          new TraceEvent.KernelFinished(
+              stream.device(), stream.id(), kernel, failure != null, System.nanoTime()));
     }
   }
 

@@ -5,6 +5,7 @@ import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.DeviceGuardImpl;
 import dev.openaccel.runtime.spi.StreamOps;
+import dev.openaccel.runtime.trace.TraceEvent;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -75,6 +76,12 @@ public final class StreamCore implements StreamOps {
   @Override
   public void synchronize() {
     AcceleratorThread.checkMayBlock("Stream.synchronize()", "Stream.synchronizeAsync()");
+    if (engine.tracer().enabled()) {
+      engine
+          .tracer()
+          .publish(
+              new TraceEvent.StreamSynchronized(stream.device(), stream.id(), System.nanoTime()));
+    }
     if (isSettled()) {
       return;
     }

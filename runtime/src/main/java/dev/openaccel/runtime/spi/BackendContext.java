@@ -1,6 +1,7 @@
 package dev.openaccel.runtime.spi;
 
 import com.typesafe.config.Config;
+import dev.openaccel.runtime.trace.Tracer;
 import org.apache.pekko.actor.typed.ActorSystem;
 
 /** What the runtime hands a backend when it creates it: one per backend per {@code Accelerator}. */
@@ -16,6 +17,9 @@ public interface BackendContext {
    * The system's configuration; a backend reads its own section, e.g. {@code openaccel.openreg}.
    */
   Config config();
+
+  /** Where the backend publishes trace events; check {@code enabled()} before building one. */
+  Tracer tracer();
 
   /** The caller's device context, which {@code getDevice}/{@code setDevice} read and write. */
   CurrentContext currentContext();

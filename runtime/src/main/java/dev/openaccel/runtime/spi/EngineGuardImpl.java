@@ -11,6 +11,7 @@ import dev.openaccel.runtime.internal.AcceleratorThread;
 import dev.openaccel.runtime.internal.DeviceEngine;
 import dev.openaccel.runtime.internal.EventCore;
 import dev.openaccel.runtime.internal.Generation;
+import dev.openaccel.runtime.trace.TraceEvent;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
@@ -38,7 +39,7 @@ public abstract class EngineGuardImpl implements DeviceGuardImpl {
   protected EngineGuardImpl(DeviceType type, EngineSpec spec, BackendContext context) {
     this.type = Objects.requireNonNull(type, "type");
     this.current = context.currentContext();
-    this.engine = new DeviceEngine(this, type, spec, context.system());
+    this.engine = new DeviceEngine(this, type, spec, context.system(), context.tracer());
     this.node = context.system().address().toString();
   }
 
@@ -136,9 +137,6 @@ public abstract class EngineGuardImpl implements DeviceGuardImpl {
     AcceleratorThread.checkMayBlock(
         "Accelerator.synchronize()", "Accelerator.synchronizeAsync(device)");
     int index = checkIndex(Device.of(type, deviceIndex));
-    if (engine.deviceSettled(index)) {
-      return;
-    }
     try {
       engine.synchronizeDeviceAsync(index).toCompletableFuture().get();
     } catch (ExecutionException e) {
@@ -204,9 +202,17 @@ public abstract class EngineGuardImpl implements DeviceGuardImpl {
   @Override
   public boolean synchronizeEvent(BackendEvent e, Duration timeout) {
     AcceleratorThread.checkMayBlock("Event.synchronize()", "Event.completion()");
-    Generation latest = core(e).latest();
+    EventCore event = core(e);
+    Generation latest = event.latest();
     if (latest == null) {
       return true;
+    }
+    if (engine.tracer().enabled()) {
+      engine
+          .tracer()
+          .publish(
+              new TraceEvent.EventSynchronized(
+                  Device.of(type, event.deviceIndex()), event.id(), System.nanoTime()));
     }
     if (!latest.isDone() && !latest.await(timeout)) {
       return false;
@@ -241,7 +247,7 @@ public abstract class EngineGuardImpl implements DeviceGuardImpl {
   @Override
   public void destroyEvent(BackendEvent e, int deviceIndex) {
     if (e instanceof EventCore event) {
-      engine.forget(event);
+      engine.destroy(event);
     }
   }
 

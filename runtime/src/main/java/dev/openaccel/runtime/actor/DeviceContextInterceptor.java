@@ -1,0 +1,77 @@
+package dev.openaccel.runtime.actor;
+
+import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.internal.ContextSlots;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.BehaviorInterceptor;
+import org.apache.pekko.actor.typed.Signal;
+import org.apache.pekko.actor.typed.TypedActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+
+/**
+ * Installs an actor's device context on the thread for each message and signal, and removes it
+ * after.
+ *
+ * <p>Owns: nothing shared; the actor's own slot is confined to the actor.
+ */
+final class DeviceContextInterceptor<T> extends BehaviorInterceptor<T, T> {
+  private final Accelerator accelerator;
+  private final ContextSlots slots;
+  private final ContextSlots.Slot own;
+
+  @SuppressWarnings("unchecked")
+  DeviceContextInterceptor(Accelerator accelerator, ContextSlots.Slot own) {
+    super((Class<T>) (Class<?>) Object.class);
+    this.accelerator = accelerator;
+    this.slots = accelerator.contextSlots();
+    this.own = own;
+  }
+
+  @Override
+  public Behavior<T> aroundReceive(TypedActorContext<T> ctx, T msg, ReceiveTarget<T> target) {
+    ContextSlots.Slot slot = own;
+    if (msg instanceof DeviceScoped scoped) {
+      try {
+        accelerator.checkContext(scoped.deviceContext());
+      } catch (IllegalArgumentException bad) {
+        ctx.asJava()
+            .getLog()
+            .error("rejected {}: its device context is invalid: {}", msg, bad.getMessage());
+        ctx.asJava().getSystem().deadLetters().tell(msg);
+        return Behaviors.same();
+      }
+      slot = new ContextSlots.Slot(own.owner() + " (scoped message)", scoped.deviceContext());
+    }
+    ContextSlots.Slot previous = slots.install(slot);
+    try {
+      return target.apply(ctx, msg);
+    } finally {
+      closeGuards(ctx, slot);
+      slots.restore(previous);
+    }
+  }
+
+  @Override
+  public Behavior<T> aroundSignal(TypedActorContext<T> ctx, Signal signal, SignalTarget<T> target) {
+    ContextSlots.Slot previous = slots.install(own);
+    try {
+      return target.apply(ctx, signal);
+    } finally {
+      closeGuards(ctx, own);
+      slots.restore(previous);
+    }
+  }
+
+  @Override
+  public boolean isSame(BehaviorInterceptor<Object, Object> other) {
+    return other instanceof DeviceContextInterceptor<?>;
+  }
+
+  private static void closeGuards(TypedActorContext<?> ctx, ContextSlots.Slot slot) {
+    try {
+      slot.closeOpenGuards();
+    } catch (Exception e) {
+      ctx.asJava().getLog().error("closing a guard left open by the handler failed", e);
+    }
+  }
+}

@@ -1,0 +1,109 @@
+package dev.openaccel.runtime.trace;
+
+import dev.openaccel.runtime.Device;
+import java.util.Objects;
+
+/**
+ * What the runtime reports to {@link TraceBus} subscribers: PyTorch's GPUTrace hooks as messages.
+ * Every event names its device and carries a timestamp from the monotonic device clock ({@link
+ * System#nanoTime()}). Host-side events (created, recorded, waited, synchronized) are stamped at
+ * the call; kernel events on the device thread, in stream order.
+ */
+public sealed interface TraceEvent {
+
+  Device device();
+
+  /** {@link System#nanoTime()} when it happened. */
+  long atNanos();
+
+  record EventCreated(Device device, long eventId, long atNanos) implements TraceEvent {
+    public EventCreated {
+      Objects.requireNonNull(device, "device");
+    }
+  }
+
+  record EventDeleted(Device device, long eventId, long atNanos) implements TraceEvent {
+    public EventDeleted {
+      Objects.requireNonNull(device, "device");
+    }
+  }
+
+  /** Record {@code generation} of the event was enqueued on the stream. */
+  record EventRecorded(Device device, long eventId, long streamId, long generation, long atNanos)
+      implements TraceEvent {
+    public EventRecorded {
+      Objects.requireNonNull(device, "device");
+    }
+  }
+
+  /** The stream will wait for record {@code generation} of the event. */
+  record EventWaited(Device device, long eventId, long streamId, long generation, long atNanos)
+      implements TraceEvent {
+    public EventWaited {
+      Objects.requireNonNull(device, "device");
+    }
+  }
+
+  /** The host synchronized on the event. */
+  record EventSynchronized(Device device, long eventId, long atNanos) implements TraceEvent {
+    public EventSynchronized {
+      Objects.requireNonNull(device, "device");
+    }
+  }
+
+  record StreamCreated(Device device, long streamId, int priority, long atNanos)
+      implements TraceEvent {
+    public StreamCreated {
+      Objects.requireNonNull(device, "device");
+    }
+  }
+
+  /** The host synchronized on the stream. */
+  record StreamSynchronized(Device device, long streamId, long atNanos) implements TraceEvent {
+    public StreamSynchronized {
+      Objects.requireNonNull(device, "device");
+    }
+  }
+
+  /** The host synchronized on the whole device. */
+  record DeviceSynchronized(Device device, long atNanos) implements TraceEvent {
+    public DeviceSynchronized {
+      Objects.requireNonNull(device, "device");
+    }
+  }
+
+  /** A kernel started on the device thread. */
+  record KernelStarted(Device device, long streamId, String kernel, long atNanos)
+      implements TraceEvent {
+    public KernelStarted {
+      Objects.requireNonNull(device, "device");
+      Objects.requireNonNull(kernel, "kernel");
+    }
+  }
+
+  /** A kernel finished; {@code failed} if it threw. */
+  record KernelFinished(Device device, long streamId, String kernel, boolean failed, long atNanos)
+      implements TraceEvent {
+    public KernelFinished {
+      Objects.requireNonNull(device, "device");
+      Objects.requireNonNull(kernel, "kernel");
+    }
+  }
+
+  /** Device memory was allocated; {@code allocatedBytes} is the device total afterwards. */
+  record MemoryAllocated(
+      Device device, long bufferId, long bytes, long allocatedBytes, long atNanos)
+      implements TraceEvent {
+    public MemoryAllocated {
+      Objects.requireNonNull(device, "device");
+    }
+  }
+
+  /** Device memory was freed; {@code allocatedBytes} is the device total afterwards. */
+  record MemoryFreed(Device device, long bufferId, long bytes, long allocatedBytes, long atNanos)
+      implements TraceEvent {
+    public MemoryFreed {
+      Objects.requireNonNull(device, "device");
+    }
+  }
+}
