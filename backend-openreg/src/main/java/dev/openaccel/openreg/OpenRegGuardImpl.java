@@ -25,7 +25,8 @@ final class OpenRegGuardImpl extends EngineGuardImpl {
               Capability.STREAM_PRIORITIES,
               Capability.STREAM_POOL,
               Capability.CROSS_DEVICE_WAIT,
-              Capability.INTERPROCESS_EVENTS));
+              Capability.INTERPROCESS_EVENTS,
+              Capability.DEVICE_MEMORY));
 
   OpenRegGuardImpl(OpenRegSettings settings, BackendContext context) {
     super(OpenRegProvider.TYPE, spec(settings), context);
@@ -38,7 +39,8 @@ final class OpenRegGuardImpl extends EngineGuardImpl {
         settings.computeUnits(),
         settings.streamPoolSize(),
         settings.batch(),
-        LatencyModel.of(settings));
+        LatencyModel.of(settings),
+        settings.memoryPerDevice());
   }
 
   @Override

@@ -13,6 +13,7 @@ import java.time.Duration;
  * @param launchLatency fixed delay before each kernel starts
  * @param launchJitter extra random delay, uniform in {@code [0, launchJitter]}
  * @param seed seed of the jitter's random source, for reproducible runs
+ * @param memoryPerDevice bytes of simulated memory per device
  */
 public record OpenRegSettings(
     int deviceCount,
@@ -21,12 +22,17 @@ public record OpenRegSettings(
     int batch,
     Duration launchLatency,
     Duration launchJitter,
-    long seed) {
+    long seed,
+    long memoryPerDevice) {
 
   public OpenRegSettings {
     if (deviceCount < 0) {
       throw new IllegalArgumentException(
           "openaccel.openreg.device-count must be >= 0, got " + deviceCount);
+    }
+    if (memoryPerDevice <= 0) {
+      throw new IllegalArgumentException(
+          "openaccel.openreg.memory-per-device must be > 0, got " + memoryPerDevice);
     }
     if (launchLatency.isNegative() || launchJitter.isNegative()) {
       throw new IllegalArgumentException(
@@ -47,6 +53,7 @@ public record OpenRegSettings(
         c.getInt("batch"),
         c.getDuration("launch-latency"),
         c.getDuration("launch-jitter"),
-        c.getLong("seed"));
+        c.getLong("seed"),
+        c.getBytes("memory-per-device"));
   }
 }

@@ -284,6 +284,23 @@ public final class Accelerator implements Extension, AutoCloseable {
     return guardImpl(device.type()).synchronizeDeviceAsync(device.index());
   }
 
+  // ---- memory ----
+
+  /**
+   * Allocates device memory for use on the caller's current stream of {@code device}.
+   *
+   * @throws IllegalArgumentException if {@code bytes <= 0}
+   * @throws DeviceOutOfMemoryException naming the requested, free and capacity bytes
+   */
+  public DeviceBuffer allocate(Device device, long bytes) {
+    VirtualGuardImpl impl = guardImpl(device.type());
+    return impl.allocate(impl.getStream(device), bytes);
+  }
+
+  public MemoryStats memoryStats(Device device) {
+    return guardImpl(device.type()).memoryStats(device);
+  }
+
   // ---- events ----
 
   public Event newEvent() {

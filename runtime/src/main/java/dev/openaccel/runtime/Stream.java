@@ -1,6 +1,7 @@
 package dev.openaccel.runtime;
 
 import dev.openaccel.runtime.spi.StreamOps;
+import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
@@ -118,6 +119,50 @@ public final class Stream {
   public <T> CompletionStage<T> submit(String name, Callable<T> kernel) {
     return ops.submit(
         Objects.requireNonNull(name, "name"), Objects.requireNonNull(kernel, "kernel"));
+  }
+
+  /**
+   * Enqueues a copy of {@code src}'s remaining bytes (from its position) into {@code dst}. The
+   * bytes are read when the copy runs, in stream order; {@code src}'s position is not changed.
+   *
+   * @throws IllegalArgumentException naming both sizes if {@code src.remaining() != dst.size()}
+   * @throws IllegalStateException if {@code dst} is closed
+   */
+  public void copyToDevice(ByteBuffer src, DeviceBuffer dst) {
+    ops.copyToDevice(Objects.requireNonNull(src, "src"), Objects.requireNonNull(dst, "dst"));
+  }
+
+  /**
+   * Enqueues a copy of {@code src} into {@code dst} from its position; {@code dst}'s position is
+   * not changed. Synchronize (or wait on an event recorded after it) before reading {@code dst}.
+   *
+   * @throws IllegalArgumentException naming both sizes if {@code dst.remaining() != src.size()}
+   * @throws IllegalStateException if {@code src} is closed
+   */
+  public void copyToHost(DeviceBuffer src, ByteBuffer dst) {
+    ops.copyToHost(Objects.requireNonNull(src, "src"), Objects.requireNonNull(dst, "dst"));
+  }
+
+  /**
+   * Enqueues a copy between buffers of the same size, on the same or different devices.
+   *
+   * @throws IllegalArgumentException naming both sizes if they differ
+   * @throws IllegalStateException if either buffer is closed
+   */
+  public void copy(DeviceBuffer src, DeviceBuffer dst) {
+    ops.copy(Objects.requireNonNull(src, "src"), Objects.requireNonNull(dst, "dst"));
+  }
+
+  /**
+   * Enqueues a kernel that gets views of {@code buffers} (all on this stream's device) while it
+   * runs.
+   *
+   * @throws IllegalArgumentException if a buffer is on another device
+   * @throws IllegalStateException if a buffer is closed
+   */
+  public void launch(String name, Kernel kernel, DeviceBuffer... buffers) {
+    ops.launch(
+        Objects.requireNonNull(name, "name"), Objects.requireNonNull(kernel, "kernel"), buffers);
   }
 
   @Override

@@ -16,10 +16,8 @@ import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.DeadLetter;
-import org.apache.pekko.actor.testkit.typed.FishingOutcome;
 import org.apache.pekko.actor.testkit.typed.annotations.JUnit5TestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
-import org.apache.pekko.actor.testkit.typed.javadsl.FishingOutcomes;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJUnit5Extension;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -97,8 +95,15 @@ class DeviceBehaviorsTest {
             }));
   }
 
-  private static FishingOutcome fishDone(boolean done) {
-    return done ? FishingOutcomes.complete() : FishingOutcomes.continueAndIgnore();
+  /** The event stream subscribes asynchronously: send markers until one arrives. */
+  private void awaitSubscribed(TestProbe<DeadLetter> dead) {
+    dead.awaitAssert(
+        WAIT,
+        () -> {
+          testKit.system().deadLetters().tell("subscribed?");
+          assertEquals("subscribed?", dead.receiveMessage(Duration.ofMillis(100)).message());
+          return null;
+        });
   }
 
   private static void reply(Accelerator accelerator, int id, ActorRef<Seen> replyTo) {
@@ -160,8 +165,7 @@ class DeviceBehaviorsTest {
     TestProbe<Seen> probe = testKit.createTestProbe();
     TestProbe<DeadLetter> dead = testKit.createTestProbe();
     testKit.system().eventStream().tell(new EventStream.Subscribe<>(DeadLetter.class, dead.ref()));
-    testKit.system().deadLetters().tell("subscribed?");
-    dead.fishForMessage(WAIT, d -> fishDone("subscribed?".equals(d.message())));
+    awaitSubscribed(dead);
     DeviceContext outOfRange = DeviceContext.empty().withDevice(Device.of(OPENREG, 7));
     DeviceContext unknownType = DeviceContext.empty().withDevice(Device.parse("cuda:1"));
     actor.tell(new Scoped(outOfRange, probe.ref()));

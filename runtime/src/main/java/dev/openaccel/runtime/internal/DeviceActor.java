@@ -3,6 +3,7 @@ package dev.openaccel.runtime.internal;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -53,14 +54,20 @@ final class DeviceActor extends AbstractBehavior<DeviceActor.Command> {
 
   private Behavior<Command> onSpawnStream(SpawnStream spawn) {
     StreamCore core = spawn.core();
-    getContext().spawn(StreamActor.create(core, spawn.batch()), "stream-" + core.stream().id());
+    getContext()
+        .spawn(
+            StreamActor.create(core, spawn.batch()),
+            "stream-" + core.stream().id(),
+            DispatcherSelector.sameAsParent()); // typed children default to the default dispatcher
     return this;
   }
 
   private Behavior<Command> onSynchronize(Synchronize request) {
     getContext()
         .spawn(
-            DeviceSyncQuery.create(request.streams(), request.done()), "synchronize-" + ++queries);
+            DeviceSyncQuery.create(request.streams(), request.done()),
+            "synchronize-" + ++queries,
+            DispatcherSelector.sameAsParent());
     return this;
   }
 }

@@ -1,8 +1,10 @@
 package dev.openaccel.runtime.internal;
 
 import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.DeviceGuardImpl;
 import dev.openaccel.runtime.spi.EngineSpec;
@@ -35,6 +37,7 @@ public final class DeviceEngine {
   private final DeviceType type;
   private final EngineSpec spec;
   private final DeviceStreams[] devices;
+  private final CachingAllocator[] allocators;
   private final AtomicLong eventIds = new AtomicLong();
   private final Map<Long, EventCore> exported = new ConcurrentHashMap<>();
 
@@ -49,6 +52,7 @@ public final class DeviceEngine {
     this.type = type;
     this.spec = spec;
     this.devices = new DeviceStreams[spec.deviceCount()];
+    this.allocators = new CachingAllocator[spec.memoryPerDevice() > 0 ? spec.deviceCount() : 0];
     for (int i = 0; i < devices.length; i++) {
       String name = "openaccel-" + type.name() + "-device-" + i;
       DispatcherSelector dispatcher =
@@ -56,6 +60,9 @@ public final class DeviceEngine {
       ActorRef<DeviceActor.Command> actor =
           system.systemActorOf(DeviceActor.create(), name, dispatcher);
       devices[i] = new DeviceStreams(this, Device.of(type, i), actor);
+      if (allocators.length > 0) {
+        allocators[i] = new CachingAllocator(Device.of(type, i), spec.memoryPerDevice(), tracer);
+      }
     }
     String reason = "the actor system '" + system.name() + "' terminated";
     system.getWhenTerminated().thenRun(() -> terminate(reason));
@@ -136,6 +143,28 @@ public final class DeviceEngine {
 
   private Device deviceOf(int index) {
     return devices[index].device();
+  }
+
+  /** Allocates device memory for use on {@code stream}. */
+  public DeviceBuffer allocate(StreamCore stream, long bytes) {
+    return allocators[stream.stream().deviceIndex()].allocate(stream, bytes);
+  }
+
+  public MemoryStats memoryStats(int device) {
+    return allocators[device].stats();
+  }
+
+  /**
+   * The engine side of {@code buffer}.
+   *
+   * @throws IllegalArgumentException if it was not allocated by this engine
+   */
+  Buffer bufferOf(DeviceBuffer buffer) {
+    if (buffer instanceof Buffer owned && owned.engine() == this) {
+      return owned;
+    }
+    throw new IllegalArgumentException(
+        buffer + " was not allocated by this accelerator's " + type.name() + " backend");
   }
 
   /** Starts a new record of {@code event} and enqueues it on {@code stream}. */

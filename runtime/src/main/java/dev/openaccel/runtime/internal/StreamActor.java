@@ -102,6 +102,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   private boolean run(WorkItem item) {
     if (item instanceof WorkItem.Launch launch) {
       runner.launch(launch);
+      return true; // the runner counts it
     } else if (item instanceof WorkItem.Submit submit) {
       runner.submit(submit);
       return true; // the runner counts it before completing the caller's stage
@@ -111,7 +112,8 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
       return true;
     } else if (item instanceof WorkItem.Wait wait) {
       return startWait(wait.generation());
-    } else if (item instanceof WorkItem.Sync sync) {
+    } else {
+      WorkItem.Sync sync = (WorkItem.Sync) item;
       DeviceExecutionException failure = core.unreported();
       core.setUnreported(null);
       core.itemCompleted();
@@ -122,8 +124,6 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
       }
       return true;
     }
-    core.itemCompleted();
-    return true;
   }
 
   private boolean startWait(Generation generation) {

@@ -1,11 +1,14 @@
 package dev.openaccel.runtime.internal;
 
 import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.Kernel;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.DeviceGuardImpl;
 import dev.openaccel.runtime.spi.StreamOps;
 import dev.openaccel.runtime.trace.TraceEvent;
+import java.nio.ByteBuffer;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -109,7 +112,7 @@ public final class StreamCore implements StreamOps {
 
   @Override
   public void launch(String name, Runnable kernel) {
-    enqueue(new WorkItem.Launch(name, kernel));
+    enqueue(new WorkItem.Launch(name, kernel::run));
   }
 
   @Override
@@ -118,6 +121,30 @@ public final class StreamCore implements StreamOps {
     CompletableFuture<Object> result = new CompletableFuture<>();
     enqueue(new WorkItem.Submit(name, kernel, result));
     return (CompletionStage<T>) (CompletionStage<?>) result;
+  }
+
+  @Override
+  public void copyToDevice(ByteBuffer src, DeviceBuffer dst) {
+    enqueue(MemoryWork.copyToDevice(src, engine.bufferOf(dst)));
+  }
+
+  @Override
+  public void copyToHost(DeviceBuffer src, ByteBuffer dst) {
+    enqueue(MemoryWork.copyToHost(engine.bufferOf(src), dst));
+  }
+
+  @Override
+  public void copy(DeviceBuffer src, DeviceBuffer dst) {
+    enqueue(MemoryWork.copy(engine.bufferOf(src), engine.bufferOf(dst)));
+  }
+
+  @Override
+  public void launch(String name, Kernel kernel, DeviceBuffer... buffers) {
+    Buffer[] owned = new Buffer[buffers.length];
+    for (int i = 0; i < buffers.length; i++) {
+      owned[i] = engine.bufferOf(buffers[i]);
+    }
+    enqueue(MemoryWork.kernel(name, kernel, stream, owned));
   }
 
   @Override

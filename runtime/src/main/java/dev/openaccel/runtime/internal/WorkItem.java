@@ -6,8 +6,14 @@ import java.util.concurrent.CompletableFuture;
 /** An entry of a stream's queue, run by its {@link StreamActor} in enqueue order. Internal. */
 sealed interface WorkItem {
 
+  /** Device code; may throw, which fails the kernel. */
+  @FunctionalInterface
+  interface Body {
+    void run() throws Exception;
+  }
+
   /** A kernel without a result. */
-  record Launch(String name, Runnable body) implements WorkItem {}
+  record Launch(String name, Body body) implements WorkItem {}
 
   /** A kernel whose result (or failure) completes {@code result}. */
   record Submit(String name, Callable<?> body, CompletableFuture<Object> result)

@@ -1,8 +1,10 @@
 package dev.openaccel.runtime.spi;
 
 import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.EventHandle;
+import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.PriorityRange;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.actor.EventSignal;
@@ -119,6 +121,22 @@ public interface DeviceGuardImpl {
   /** Sends one signal to {@code subscriber} for {@code e}'s latest record at call time. */
   default void subscribe(BackendEvent e, ActorRef<EventSignal> subscriber) {
     throw unsupported("event subscription");
+  }
+
+  /**
+   * Allocates {@code bytes} of device memory for use on {@code stream} (the caller's current stream
+   * of the device).
+   *
+   * @throws IllegalArgumentException if {@code bytes <= 0}
+   * @throws dev.openaccel.runtime.DeviceOutOfMemoryException if it does not fit
+   */
+  default DeviceBuffer allocate(Stream stream, long bytes) {
+    throw unsupported("device memory");
+  }
+
+  /** The memory statistics of {@code d}. */
+  default MemoryStats memoryStats(Device d) {
+    throw unsupported("device memory");
   }
 
   /** Makes an interprocess event findable by {@link #openEvent} and returns its handle. */

@@ -1,9 +1,11 @@
 package dev.openaccel.runtime.spi;
 
 import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceContext;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.EventHandle;
+import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.PriorityRange;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.actor.EventSignal;
@@ -150,6 +152,20 @@ public abstract class EngineGuardImpl implements DeviceGuardImpl {
   @Override
   public CompletionStage<Void> synchronizeDeviceAsync(int deviceIndex) {
     return engine.synchronizeDeviceAsync(checkIndex(Device.of(type, deviceIndex)));
+  }
+
+  // ---- memory ----
+
+  @Override
+  public DeviceBuffer allocate(Stream stream, long bytes) {
+    require(Capability.DEVICE_MEMORY, "device memory");
+    return engine.allocate(engine.coreOf(stream), bytes);
+  }
+
+  @Override
+  public MemoryStats memoryStats(Device d) {
+    require(Capability.DEVICE_MEMORY, "device memory");
+    return engine.memoryStats(checkIndex(d));
   }
 
   // ---- events ----

@@ -14,6 +14,7 @@ import java.util.Objects;
  * @param batch items a stream runs before yielding its thread to the device's other streams; a
  *     stream of the greatest priority runs four times as many
  * @param launchModel the simulated delay before each kernel
+ * @param memoryPerDevice bytes of device memory per device; 0 for a backend without device memory
  */
 public record EngineSpec(
     int deviceCount,
@@ -21,7 +22,8 @@ public record EngineSpec(
     int computeUnits,
     int streamPoolSize,
     int batch,
-    LaunchModel launchModel) {
+    LaunchModel launchModel,
+    long memoryPerDevice) {
 
   public EngineSpec {
     Objects.requireNonNull(priorityRange, "priorityRange");
@@ -29,6 +31,9 @@ public record EngineSpec(
     requirePositive("computeUnits", computeUnits);
     requirePositive("streamPoolSize", streamPoolSize);
     requirePositive("batch", batch);
+    if (memoryPerDevice < 0) {
+      throw new IllegalArgumentException("memoryPerDevice must be >= 0, got " + memoryPerDevice);
+    }
     if (deviceCount < 0) {
       throw new IllegalArgumentException("deviceCount must be >= 0, got " + deviceCount);
     }

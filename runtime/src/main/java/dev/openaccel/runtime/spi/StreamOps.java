@@ -1,6 +1,9 @@
 package dev.openaccel.runtime.spi;
 
+import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.Kernel;
 import dev.openaccel.runtime.Stream;
+import java.nio.ByteBuffer;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 
@@ -30,6 +33,20 @@ public interface StreamOps {
 
   /** Enqueues a kernel whose result completes the returned stage. */
   <T> CompletionStage<T> submit(String name, Callable<T> kernel);
+
+  /** Enqueues a copy of {@code src}'s remaining bytes into {@code dst}, read when the copy runs. */
+  void copyToDevice(ByteBuffer src, DeviceBuffer dst);
+
+  /**
+   * Enqueues a copy of {@code src} into {@code dst} from its position, written when the copy runs.
+   */
+  void copyToHost(DeviceBuffer src, ByteBuffer dst);
+
+  /** Enqueues a device-to-device copy; the buffers may live on different devices. */
+  void copy(DeviceBuffer src, DeviceBuffer dst);
+
+  /** Enqueues a kernel that works on {@code buffers}. */
+  void launch(String name, Kernel kernel, DeviceBuffer... buffers);
 
   /** Work enqueued here after this call waits for work enqueued on {@code other} before it. */
   void waitFor(Stream other);

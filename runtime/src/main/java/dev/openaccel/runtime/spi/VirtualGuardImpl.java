@@ -2,8 +2,10 @@ package dev.openaccel.runtime.spi;
 
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.EventHandle;
+import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.PriorityRange;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.actor.EventSignal;
@@ -183,6 +185,16 @@ public final class VirtualGuardImpl implements DeviceGuardImpl {
   @Override
   public void subscribe(BackendEvent e, ActorRef<EventSignal> subscriber) {
     impl.subscribe(e, subscriber);
+  }
+
+  @Override
+  public DeviceBuffer allocate(Stream stream, long bytes) {
+    return impl.allocate(check(stream), bytes);
+  }
+
+  @Override
+  public MemoryStats memoryStats(Device d) {
+    return impl.memoryStats(check(d));
   }
 
   @Override

@@ -1,0 +1,40 @@
+package dev.openaccel.runtime;
+
+/**
+ * An allocation did not fit, even after the allocator released its cached free blocks. The message
+ * names the requested, free and capacity bytes; the device stays fully usable.
+ */
+public class DeviceOutOfMemoryException extends AcceleratorException {
+  private static final long serialVersionUID = 1L;
+
+  private final long requested;
+  private final long free;
+  private final long capacity;
+
+  public DeviceOutOfMemoryException(Device device, long requested, long free, long capacity) {
+    super(
+        device
+            + " out of memory: tried to allocate "
+            + requested
+            + " bytes; "
+            + free
+            + " bytes free of "
+            + capacity
+            + " bytes capacity");
+    this.requested = requested;
+    this.free = free;
+    this.capacity = capacity;
+  }
+
+  public long requested() {
+    return requested;
+  }
+
+  public long free() {
+    return free;
+  }
+
+  public long capacity() {
+    return capacity;
+  }
+}

@@ -1,0 +1,143 @@
+package dev.openaccel.runtime.internal;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.Kernel;
+import dev.openaccel.runtime.KernelContext;
+import dev.openaccel.runtime.Stream;
+import java.nio.ByteBuffer;
+
+/**
+ * Builds the work items of copies and buffer kernels: arguments are checked at the call, bytes move
+ * when the stream runs the item, on the device thread. Internal.
+ */
+final class MemoryWork {
+  private MemoryWork() {}
+
+  static WorkItem.Launch copyToDevice(ByteBuffer src, Buffer dst) {
+    int length = sameSize("copyToDevice", src.remaining(), dst.size());
+    int from = src.position();
+    Block block = dst.block("copy into");
+    return new WorkItem.Launch("copyToDevice", () -> block.storage().put(0, src, from, length));
+  }
+
+  static WorkItem.Launch copyToHost(Buffer src, ByteBuffer dst) {
+    if (dst.isReadOnly()) {
+      throw new IllegalArgumentException("copyToHost needs a writable destination, got " + dst);
+    }
+    int length = sameSize("copyToHost", dst.remaining(), src.size());
+    int to = dst.position();
+    Block block = src.block("copy from");
+    return new WorkItem.Launch("copyToHost", () -> dst.put(to, block.storage(), 0, length));
+  }
+
+  static WorkItem.Launch copy(Buffer src, Buffer dst) {
+    if (src.size() != dst.size()) {
+      throw new IllegalArgumentException(
+          "copy size mismatch: source "
+              + src
+              + " has "
+              + src.size()
+              + " bytes, destination "
+              + dst
+              + " has "
+              + dst.size()
+              + " bytes");
+    }
+    int length = (int) src.size();
+    Block from = src.block("copy from");
+    Block to = dst.block("copy into");
+    return new WorkItem.Launch("copy", () -> to.storage().put(0, from.storage(), 0, length));
+  }
+
+  static WorkItem.Launch kernel(String name, Kernel kernel, Stream stream, Buffer[] buffers) {
+    Block[] blocks = new Block[buffers.length];
+    int[] sizes = new int[buffers.length];
+    for (int i = 0; i < buffers.length; i++) {
+      if (!buffers[i].device().equals(stream.device())) {
+        throw new IllegalArgumentException(
+            "kernel '"
+                + name
+                + "' on "
+                + stream
+                + " cannot use "
+                + buffers[i]
+                + " of another device");
+      }
+      blocks[i] = buffers[i].block("launch a kernel on");
+      sizes[i] = (int) buffers[i].size();
+    }
+    return new WorkItem.Launch(name, () -> run(kernel, stream, blocks, sizes));
+  }
+
+  private static void run(Kernel kernel, Stream stream, Block[] blocks, int[] sizes)
+      throws Exception {
+    ByteBuffer[] views = new ByteBuffer[blocks.length];
+    for (int i = 0; i < blocks.length; i++) {
+      views[i] = blocks[i].storage().duplicate().clear().limit(sizes[i]).slice();
+    }
+    Context context = new Context(stream, views);
+    try {
+      kernel.run(context);
+    } finally {
+      context.expire();
+    }
+  }
+
+  private static int sameSize(String copy, long hostBytes, long deviceBytes) {
+    if (hostBytes != deviceBytes) {
+      throw new IllegalArgumentException(
+          copy
+              + " size mismatch: the host buffer has "
+              + hostBytes
+              + " bytes remaining, the device buffer has "
+              + deviceBytes
+              + " bytes");
+    }
+    return (int) deviceBytes;
+  }
+
+  /**
+   * A kernel's view of its buffers; expires when the kernel returns. Confined to the device thread.
+   */
+  private static final class Context implements KernelContext {
+    private final Stream stream;
+    private final ByteBuffer[] views;
+    private volatile boolean expired;
+
+    Context(Stream stream, ByteBuffer[] views) {
+      this.stream = stream;
+      this.views = views;
+    }
+
+    @Override
+    public ByteBuffer buffer(int i) {
+      if (expired) {
+        throw new IllegalStateException(
+            "kernel context used after its kernel returned; buffer views are valid only inside it");
+      }
+      if (i < 0 || i >= views.length) {
+        throw new IndexOutOfBoundsException(
+            "buffer " + i + " requested, the kernel was launched with " + views.length);
+      }
+      return views[i];
+    }
+
+    @Override
+    public Device device() {
+      return stream.device();
+    }
+
+    @Override
+    public Stream stream() {
+      return stream;
+    }
+
+    /** Makes every view empty, so a view kept past the kernel fails on any access. */
+    void expire() {
+      expired = true;
+      for (ByteBuffer view : views) {
+        view.position(0).limit(0);
+      }
+    }
+  }
+}
