@@ -1,0 +1,63 @@
+package dev.openaccel.openreg;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.DeviceGuardImpl;
+import dev.openaccel.runtime.spi.StreamOps;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * Streams of a device type that has no backend in the accelerator under test. Only OpenReg is on
+ * the test class path, so mixed-type and unknown-type misuse is shown with these inert values: any
+ * operation on them throws.
+ */
+final class ForeignStreams {
+  private ForeignStreams() {}
+
+  /** A stream value of {@code device} whose operations all throw. */
+  static Stream of(Device device, long id) {
+    return Stream.wrap(device, id, 0, new Inert(device));
+  }
+
+  private record Inert(Device device) implements StreamOps {
+    private UnsupportedOperationException refused() {
+      return new UnsupportedOperationException(device + " has no backend in this test");
+    }
+
+    @Override
+    public DeviceGuardImpl backend() {
+      throw refused();
+    }
+
+    @Override
+    public boolean query() {
+      throw refused();
+    }
+
+    @Override
+    public void synchronize() {
+      throw refused();
+    }
+
+    @Override
+    public CompletionStage<Void> synchronizeAsync() {
+      throw refused();
+    }
+
+    @Override
+    public void launch(String name, Runnable kernel) {
+      throw refused();
+    }
+
+    @Override
+    public <T> CompletionStage<T> submit(String name, Callable<T> kernel) {
+      throw refused();
+    }
+
+    @Override
+    public void waitFor(Stream other) {
+      throw refused();
+    }
+  }
+}
