@@ -1,9 +1,12 @@
 package dev.openaccel.openreg;
 
 import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.Kernel;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.DeviceGuardImpl;
 import dev.openaccel.runtime.spi.StreamOps;
+import java.nio.ByteBuffer;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 
@@ -52,6 +55,26 @@ final class ForeignStreams {
 
     @Override
     public <T> CompletionStage<T> submit(String name, Callable<T> kernel) {
+      throw refused();
+    }
+
+    @Override
+    public void copyToDevice(ByteBuffer src, DeviceBuffer dst) {
+      throw refused();
+    }
+
+    @Override
+    public void copyToHost(DeviceBuffer src, ByteBuffer dst) {
+      throw refused();
+    }
+
+    @Override
+    public void copy(DeviceBuffer src, DeviceBuffer dst) {
+      throw refused();
+    }
+
+    @Override
+    public void launch(String name, Kernel kernel, DeviceBuffer... buffers) {
       throw refused();
     }
 

@@ -79,7 +79,7 @@ class EmbeddingTest {
         assertThrows(ExecutionException.class, () -> completion.get(10, TimeUnit.SECONDS));
     DeviceExecutionException cause =
         assertInstanceOf(DeviceExecutionException.class, failed.getCause());
-    assertTrue(cause.getMessage().contains("shutting down"), cause.getMessage());
+    assertTrue(cause.getMessage().contains("accepts no more work"), cause.getMessage());
     assertThrows(ExecutionException.class, () -> streamSync.get(10, TimeUnit.SECONDS));
     gate.countDown();
     system.getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
