@@ -157,6 +157,7 @@ public class InlineEvent implements Event {
 
   @Override
   public synchronized void recordOnce(Stream stream) {
+    checkOpen("recordOnce");
     if (event == null) {
       record(stream);
     }
