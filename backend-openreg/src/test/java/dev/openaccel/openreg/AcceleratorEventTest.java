@@ -85,29 +85,32 @@ class AcceleratorEventTest {
     AtomicReference<int[]> bOnDevice = new AtomicReference<>();
     AtomicReference<int[]> sum = new AtomicReference<>();
     acc.setStream(computeStream);
-    try (StreamGuard guard = acc.streamGuard(copyStream)) {
-      assertEquals(copyStream, guard.currentStream());
-      assertEquals(copyStream, acc.currentStream());
-      acc.currentStream().launch("copy a", () -> aOnDevice.set(a.clone()));
-      acc.currentStream().launch("copy b", () -> bOnDevice.set(b.clone()));
+    try {
+      try (StreamGuard guard = acc.streamGuard(copyStream)) {
+        assertEquals(copyStream, guard.currentStream());
+        assertEquals(copyStream, acc.currentStream());
+        acc.currentStream().launch("copy a", () -> aOnDevice.set(a.clone()));
+        acc.currentStream().launch("copy b", () -> bOnDevice.set(b.clone()));
+      }
+      assertEquals(computeStream, acc.currentStream());
+      event.record(copyStream);
+      event.synchronize();
+      acc.currentStream()
+          .launch(
+              "add",
+              () -> {
+                int[] out = new int[a.length];
+                for (int i = 0; i < out.length; i++) {
+                  out[i] = aOnDevice.get()[i] + bOnDevice.get()[i];
+                }
+                sum.set(out);
+              });
+      event.record(copyStream);
+      acc.synchronize();
+      assertTrue(event.query());
+      assertArrayEquals(new int[] {11, 22, 33}, sum.get());
+    } finally {
+      acc.setStream(acc.defaultStream(computeStream.device()));
     }
-    assertEquals(computeStream, acc.currentStream());
-    event.record(copyStream);
-    event.synchronize();
-    acc.currentStream()
-        .launch(
-            "add",
-            () -> {
-              int[] out = new int[a.length];
-              for (int i = 0; i < out.length; i++) {
-                out[i] = aOnDevice.get()[i] + bOnDevice.get()[i];
-              }
-              sum.set(out);
-            });
-    event.record(copyStream);
-    acc.synchronize();
-    assertTrue(event.query());
-    assertArrayEquals(new int[] {11, 22, 33}, sum.get());
-    acc.setStream(acc.defaultStream(computeStream.device()));
   }
 }
