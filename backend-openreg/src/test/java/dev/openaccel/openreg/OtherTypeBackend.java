@@ -16,6 +16,7 @@ import dev.openaccel.runtime.spi.CurrentContext;
 import dev.openaccel.runtime.spi.EngineGuardImpl;
 import dev.openaccel.runtime.spi.EngineSpec;
 import dev.openaccel.runtime.spi.LaunchModel;
+import dev.openaccel.runtime.trace.Tracer;
 import java.util.EnumSet;
 import java.util.Set;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -36,8 +37,8 @@ final class OtherTypeBackend extends EngineGuardImpl {
   OtherTypeBackend(Accelerator accelerator) {
     super(
         TYPE,
-        new EngineSpec(1, new PriorityRange(0, 1), 1, 4, 64, LaunchModel.immediate()),
-        context(accelerator.system()));
+        new EngineSpec(1, new PriorityRange(0, 1), 1, 4, 64, LaunchModel.immediate(), 0),
+        context(accelerator.system(), (Tracer) accelerator.trace()));
   }
 
   /** A fresh stream of device {@code otherreg:0}. */
@@ -55,7 +56,7 @@ final class OtherTypeBackend extends EngineGuardImpl {
     return CAPABILITIES;
   }
 
-  private static BackendContext context(ActorSystem<?> system) {
+  private static BackendContext context(ActorSystem<?> system, Tracer tracer) {
     ThreadLocal<DeviceContext> slot = ThreadLocal.withInitial(DeviceContext::empty);
     CurrentContext current =
         new CurrentContext() {
@@ -83,6 +84,11 @@ final class OtherTypeBackend extends EngineGuardImpl {
       @Override
       public CurrentContext currentContext() {
         return current;
+      }
+
+      @Override
+      public Tracer tracer() {
+        return tracer;
       }
     };
   }
