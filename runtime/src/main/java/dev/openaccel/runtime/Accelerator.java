@@ -7,6 +7,7 @@ import dev.openaccel.runtime.internal.BackendRegistry;
 import dev.openaccel.runtime.internal.ContextSlots;
 import dev.openaccel.runtime.spi.BackendContext;
 import dev.openaccel.runtime.spi.CurrentContext;
+import dev.openaccel.runtime.spi.RemoteEvents;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import dev.openaccel.runtime.trace.TraceBus;
 import dev.openaccel.runtime.trace.TraceEvent;
@@ -65,6 +66,7 @@ public final class Accelerator implements Extension, AutoCloseable {
   private final BackendRegistry backends;
   private final String defaultType;
   private volatile boolean ownsSystem;
+  private volatile RemoteEvents remoteEvents;
 
   private Accelerator(ActorSystem<?> system) {
     this.system = system;
@@ -321,16 +323,32 @@ public final class Accelerator implements Extension, AutoCloseable {
    * @throws IllegalArgumentException if no live interprocess event matches the handle
    */
   public Event openEvent(EventHandle handle) {
-    String local = system.address().toString();
-    if (!handle.node().equals(local)) {
+    if (handle.node().equals(system.address().toString())) {
+      return InlineEvent.open(guardImpl(handle.deviceType()).impl(), handle);
+    }
+    RemoteEvents remote = remoteEvents;
+    if (remote == null) {
       throw new IllegalArgumentException(
           "event handle from node "
               + handle.node()
               + " cannot be opened on node "
-              + local
-              + ": this accelerator only opens handles of its own node");
+              + system.address()
+              + ": no cluster support is running here (add openaccel-cluster and use the cluster"
+              + " actor provider)");
     }
-    return InlineEvent.open(guardImpl(handle.deviceType()).impl(), handle);
+    return remote.open(handle);
+  }
+
+  /**
+   * Lets {@code remote} open handles of other nodes; for the distribution module.
+   *
+   * @throws IllegalStateException if another one is registered
+   */
+  public synchronized void registerRemoteEvents(RemoteEvents remote) {
+    if (remoteEvents != null && remoteEvents != remote) {
+      throw new IllegalStateException("remote events are already provided by " + remoteEvents);
+    }
+    remoteEvents = Objects.requireNonNull(remote, "remote");
   }
 
   // ---- contexts ----

@@ -199,6 +199,15 @@ public final class DeviceEngine {
     }
   }
 
+  /** Makes {@code stream} wait until {@code signal} completes. */
+  public void enqueueWait(StreamCore stream, CompletionStage<?> signal) {
+    Generation external = new Generation(null, 0);
+    stream.enqueue(new WorkItem.Wait(external));
+    signal.whenComplete(
+        (ok, error) ->
+            external.complete(System.nanoTime(), error == null ? null : asExecutionFailure(error)));
+  }
+
   /** Makes {@code event} findable by {@link #exportedEvent}. */
   public void export(EventCore event) {
     exported.put(event.id(), event);

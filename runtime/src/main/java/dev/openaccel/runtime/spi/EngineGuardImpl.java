@@ -205,6 +205,11 @@ public abstract class EngineGuardImpl implements DeviceGuardImpl {
   }
 
   @Override
+  public void blockOn(Stream s, CompletionStage<?> signal) {
+    engine.enqueueWait(engine.coreOf(s), signal);
+  }
+
+  @Override
   public boolean queryEvent(BackendEvent e) {
     Generation latest = core(e).latest();
     return latest == null || latest.isDone();
