@@ -38,6 +38,8 @@ public abstract class EngineGuardImpl implements DeviceGuardImpl {
   private final DeviceEngine engine;
   private final String node;
 
+  // The engine keeps a reference to its backend; it calls back only after construction.
+  @SuppressWarnings("this-escape")
   protected EngineGuardImpl(DeviceType type, EngineSpec spec, BackendContext context) {
     this.type = Objects.requireNonNull(type, "type");
     this.current = context.currentContext();
