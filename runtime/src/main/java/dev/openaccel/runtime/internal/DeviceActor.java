@@ -26,11 +26,13 @@ final class DeviceActor extends AbstractBehavior<DeviceActor.Command> {
   record SpawnStream(StreamCore core, int batch) implements Command {}
 
   /**
-   * Completes {@code done} once the given streams have run all work enqueued before this request.
+   * Completes {@code done} once every marker has completed: one per stream, enqueued when the
+   * caller asked, so the request covers exactly the work enqueued before it.
    */
-  record Synchronize(List<StreamCore> streams, CompletableFuture<Void> done) implements Command {
+  record Synchronize(List<CompletableFuture<Void>> markers, CompletableFuture<Void> done)
+      implements Command {
     Synchronize {
-      streams = List.copyOf(streams);
+      markers = List.copyOf(markers);
     }
   }
 
@@ -65,7 +67,7 @@ final class DeviceActor extends AbstractBehavior<DeviceActor.Command> {
   private Behavior<Command> onSynchronize(Synchronize request) {
     getContext()
         .spawn(
-            DeviceSyncQuery.create(request.streams(), request.done()),
+            DeviceSyncQuery.create(request.markers(), request.done()),
             "synchronize-" + ++queries,
             DispatcherSelector.sameAsParent());
     return this;

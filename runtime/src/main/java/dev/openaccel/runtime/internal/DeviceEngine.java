@@ -10,6 +10,7 @@ import dev.openaccel.runtime.spi.DeviceGuardImpl;
 import dev.openaccel.runtime.spi.EngineSpec;
 import dev.openaccel.runtime.trace.TraceEvent;
 import dev.openaccel.runtime.trace.Tracer;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
@@ -236,9 +237,17 @@ public final class DeviceEngine {
     if (deviceSettled(device)) {
       return IDLE;
     }
-    List<StreamCore> streams = devices[device].all();
+    List<CompletableFuture<Void>> markers = new ArrayList<>();
+    for (StreamCore stream : devices[device].all()) {
+      try {
+        markers.add(
+            stream.syncMarker()); // now, so the sync covers exactly the work enqueued so far
+      } catch (IllegalStateException stopped) {
+        markers.add(CompletableFuture.failedFuture(asExecutionFailure(stopped)));
+      }
+    }
     CompletableFuture<Void> done = new CompletableFuture<>();
-    devices[device].actor().tell(new DeviceActor.Synchronize(streams, done));
+    devices[device].actor().tell(new DeviceActor.Synchronize(markers, done));
     return done;
   }
 

@@ -11,26 +11,27 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
- * Scatter-gather for a device synchronize: enqueues a sync marker on each stream, collects their
- * completions, completes the request once and stops. If it is stopped first (the system is shutting
- * down), the request fails instead of hanging. Internal.
+ * Scatter-gather for a device synchronize: collects the completions of the sync markers the caller
+ * enqueued on each stream, completes the request once and stops. If it is stopped first (the system
+ * is shutting down), the request fails instead of hanging. Internal.
  *
- * <p>Owns: the count of streams still to report and the failures seen so far.
+ * <p>Owns: the count of markers still to complete and the failures seen so far.
  */
 final class DeviceSyncQuery extends AbstractBehavior<DeviceSyncQuery.Command> {
 
   sealed interface Command {}
 
-  private record StreamSynced(StreamCore stream, Throwable failure) implements Command {}
+  private record StreamSynced(Throwable failure) implements Command {}
 
-  static Behavior<Command> create(List<StreamCore> streams, CompletableFuture<Void> done) {
+  static Behavior<Command> create(
+      List<CompletableFuture<Void>> markers, CompletableFuture<Void> done) {
     return Behaviors.setup(
         context -> {
-          if (streams.isEmpty()) {
+          if (markers.isEmpty()) {
             done.complete(null);
             return Behaviors.stopped();
           }
-          return new DeviceSyncQuery(context, streams, done);
+          return new DeviceSyncQuery(context, markers, done);
         });
   }
 
@@ -39,18 +40,14 @@ final class DeviceSyncQuery extends AbstractBehavior<DeviceSyncQuery.Command> {
   private DeviceExecutionException failure;
 
   private DeviceSyncQuery(
-      ActorContext<Command> context, List<StreamCore> streams, CompletableFuture<Void> done) {
+      ActorContext<Command> context,
+      List<CompletableFuture<Void>> markers,
+      CompletableFuture<Void> done) {
     super(context);
     this.done = done;
-    this.pending = streams.size();
-    for (StreamCore stream : streams) {
-      CompletableFuture<Void> synced;
-      try {
-        synced = stream.syncMarker();
-      } catch (IllegalStateException stopped) {
-        synced = CompletableFuture.failedFuture(stopped);
-      }
-      context.pipeToSelf(synced, (ok, error) -> new StreamSynced(stream, error));
+    this.pending = markers.size();
+    for (CompletableFuture<Void> marker : markers) {
+      context.pipeToSelf(marker, (ok, error) -> new StreamSynced(error));
     }
   }
 

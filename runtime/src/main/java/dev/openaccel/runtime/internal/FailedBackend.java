@@ -35,7 +35,7 @@ final class FailedBackend implements DeviceGuardImpl {
 
   @Override
   public Set<Capability> capabilities() {
-    return Set.of();
+    throw failed();
   }
 
   @Override

@@ -5,6 +5,7 @@ import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Kernel;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.DeviceGuardImpl;
 import dev.openaccel.runtime.spi.StreamOps;
 import dev.openaccel.runtime.trace.TraceEvent;
@@ -152,6 +153,10 @@ public final class StreamCore implements StreamOps {
     StreamCore source = engine.coreOf(other);
     if (source == this) {
       return; // a stream is always ordered after its own earlier work
+    }
+    if (!other.device().equals(stream.device())
+        && !backend().capabilities().contains(Capability.CROSS_DEVICE_WAIT)) {
+      throw backend().unsupported("waiting on a stream of another device");
     }
     Generation marker = new Generation(null, 0);
     source.enqueue(new WorkItem.Record(marker));
