@@ -186,6 +186,24 @@ public abstract class DeviceTck extends BackendTck {
   }
 
   @Test
+  void synchronizeDeviceDoesNotWaitForWorkEnqueuedAfterTheCall() throws Exception {
+    CountDownLatch before = gate();
+    CountDownLatch after = gate();
+    Stream first = newStream(0);
+    Stream second = newStream(0);
+    hold(first, before);
+    CompletableFuture<Void> synced =
+        accelerator().synchronizeAsync(device(0)).toCompletableFuture();
+    hold(second, after);
+    before.countDown();
+    // the second stream's held kernel came after the call, so it must not delay the result
+    await(synced);
+    assertFalse(second.query());
+    after.countDown();
+    second.synchronize();
+  }
+
+  @Test
   void synchronizingAnIdleDeviceReturnsAtOnce() throws Exception {
     for (int i = 0; i < deviceCount(); i++) {
       accelerator().synchronize(device(i));

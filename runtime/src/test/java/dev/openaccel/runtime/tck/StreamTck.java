@@ -85,25 +85,28 @@ public abstract class StreamTck extends BackendTck {
   }
 
   @Test
-  void queryAndSynchronizeStayExactAfterEarlierWorkCompleted() {
+  void queryAndSynchronizeStayExactAfterEarlierWorkCompleted() throws Exception {
     Stream stream = newStream(0);
     for (int round = 0; round < 3; round++) {
       for (int i = 0; i < 20; i++) {
         stream.launch("earlier", () -> {});
       }
       stream.synchronize();
-      assertTrue(stream.query());
+      assertTrue(stream.query(), about("query after synchronize in round " + round));
       CountDownLatch gate = gate();
       hold(stream, gate);
       assertFalse(stream.query(), about("query ignored a held kernel in round " + round));
       assertFalse(
           stream.synchronizeAsync().toCompletableFuture().isDone(),
           about("synchronize finished before a held kernel in round " + round));
+      CompletableFuture<Void> deviceSynced =
+          accelerator().synchronizeAsync(device(0)).toCompletableFuture();
       assertFalse(
-          accelerator().synchronizeAsync(device(0)).toCompletableFuture().isDone(),
+          deviceSynced.isDone(),
           about("device synchronize finished before a held kernel in round " + round));
       gate.countDown();
       stream.synchronize();
+      await(deviceSynced);
     }
   }
 
