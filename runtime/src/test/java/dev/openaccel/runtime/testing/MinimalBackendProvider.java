@@ -1,0 +1,52 @@
+package dev.openaccel.runtime.testing;
+
+import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.PriorityRange;
+import dev.openaccel.runtime.spi.BackendContext;
+import dev.openaccel.runtime.spi.BackendProvider;
+import dev.openaccel.runtime.spi.Capability;
+import dev.openaccel.runtime.spi.DeviceGuardImpl;
+import dev.openaccel.runtime.spi.EngineGuardImpl;
+import dev.openaccel.runtime.spi.EngineSpec;
+import dev.openaccel.runtime.spi.LaunchModel;
+import java.util.Set;
+
+/**
+ * The {@code minimal} backend of the runtime's own tests: two devices on the actor engine that
+ * declare {@link Capability#EVENTS} and nothing else, so every other capability must be reported as
+ * unsupported. Registered through {@code src/test/backends/META-INF/services}, which only the
+ * runtime module's test runs put on the class path.
+ */
+public final class MinimalBackendProvider implements BackendProvider {
+
+  /** The backend's device type. */
+  public static final DeviceType TYPE = DeviceType.of("minimal");
+
+  /** Its number of devices: two, so that cross-device operations can be exercised. */
+  public static final int DEVICE_COUNT = 2;
+
+  @Override
+  public DeviceType type() {
+    return TYPE;
+  }
+
+  @Override
+  public DeviceGuardImpl create(BackendContext context) {
+    return new MinimalGuardImpl(context);
+  }
+
+  /** Events only; a single stream priority; a pool of one stream that it does not offer. */
+  private static final class MinimalGuardImpl extends EngineGuardImpl {
+    private static final EngineSpec SPEC =
+        new EngineSpec(DEVICE_COUNT, new PriorityRange(0, 0), 2, 1, 16, LaunchModel.immediate());
+
+    MinimalGuardImpl(BackendContext context) {
+      super(TYPE, SPEC, context);
+    }
+
+    @Override
+    public Set<Capability> capabilities() {
+      return Set.of(Capability.EVENTS);
+    }
+  }
+}
