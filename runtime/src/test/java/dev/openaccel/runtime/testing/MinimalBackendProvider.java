@@ -38,7 +38,7 @@ public final class MinimalBackendProvider implements BackendProvider {
   /** Events only; a single stream priority; a pool of one stream that it does not offer. */
   private static final class MinimalGuardImpl extends EngineGuardImpl {
     private static final EngineSpec SPEC =
-        new EngineSpec(DEVICE_COUNT, new PriorityRange(0, 0), 2, 1, 16, LaunchModel.immediate());
+        new EngineSpec(DEVICE_COUNT, new PriorityRange(0, 0), 2, 1, 16, LaunchModel.immediate(), 0);
 
     MinimalGuardImpl(BackendContext context) {
       super(TYPE, SPEC, context);
