@@ -8,6 +8,7 @@ import dev.openaccel.runtime.tck.DeviceTck;
 import dev.openaccel.runtime.tck.EventBlockTck;
 import dev.openaccel.runtime.tck.EventTck;
 import dev.openaccel.runtime.tck.InterprocessTck;
+import dev.openaccel.runtime.tck.MemoryTck;
 import dev.openaccel.runtime.tck.PriorityTck;
 import dev.openaccel.runtime.tck.StreamPoolTck;
 import dev.openaccel.runtime.tck.StreamTck;
@@ -134,6 +135,19 @@ class OpenRegConformanceTest {
 
   @Nested
   class CrossDevice extends CrossDeviceTck {
+    @Override
+    protected Config backendConfig() {
+      return config(getClass());
+    }
+
+    @Override
+    protected DeviceType deviceType() {
+      return OpenRegProvider.TYPE;
+    }
+  }
+
+  @Nested
+  class Memory extends MemoryTck {
     @Override
     protected Config backendConfig() {
       return config(getClass());

@@ -7,6 +7,7 @@ import dev.openaccel.runtime.tck.DeviceTck;
 import dev.openaccel.runtime.tck.EventBlockTck;
 import dev.openaccel.runtime.tck.EventTck;
 import dev.openaccel.runtime.tck.InterprocessTck;
+import dev.openaccel.runtime.tck.MemoryTck;
 import dev.openaccel.runtime.tck.PriorityTck;
 import dev.openaccel.runtime.tck.StreamPoolTck;
 import dev.openaccel.runtime.tck.StreamTck;
@@ -137,6 +138,19 @@ class MinimalBackendConformanceTest {
 
   @Nested
   class CrossDevice extends CrossDeviceTck {
+    @Override
+    protected Config backendConfig() {
+      return config(getClass());
+    }
+
+    @Override
+    protected DeviceType deviceType() {
+      return MinimalBackendProvider.TYPE;
+    }
+  }
+
+  @Nested
+  class Memory extends MemoryTck {
     @Override
     protected Config backendConfig() {
       return config(getClass());

@@ -1,0 +1,78 @@
+package dev.openaccel.runtime.tck;
+
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.DeviceOutOfMemoryException;
+import dev.openaccel.runtime.MemoryStats;
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.Capability;
+import java.nio.ByteBuffer;
+import org.junit.jupiter.api.Test;
+
+/**
+ * Conformance of {@link Capability#DEVICE_MEMORY}: declared, buffers hold bytes through copies and
+ * kernels, statistics add up, and an allocation above capacity is a {@link
+ * DeviceOutOfMemoryException}; undeclared, allocating is reported as unsupported.
+ */
+public abstract class MemoryTck extends BackendTck {
+
+  @Test
+  void memoryIsUnsupportedWhenUndeclared() {
+    assumeUndeclared(Capability.DEVICE_MEMORY);
+    assertUnsupported(() -> accelerator().allocate(device(0), 64));
+    assertUnsupported(() -> accelerator().memoryStats(device(0)));
+  }
+
+  @Test
+  void bytesSurviveARoundTripThroughAKernel() {
+    assumeDeclared(Capability.DEVICE_MEMORY);
+    Stream stream = newStream(0);
+    byte[] data = new byte[1000];
+    for (int i = 0; i < data.length; i++) {
+      data[i] = (byte) i;
+    }
+    try (DeviceBuffer buffer = accelerator().allocate(device(0), data.length)) {
+      ByteBuffer back = ByteBuffer.allocate(data.length);
+      stream.copyToDevice(ByteBuffer.wrap(data), buffer);
+      stream.launch(
+          "increment",
+          context -> {
+            ByteBuffer view = context.buffer(0);
+            for (int i = 0; i < view.limit(); i++) {
+              view.put(i, (byte) (view.get(i) + 1));
+            }
+          },
+          buffer);
+      stream.copyToHost(buffer, back);
+      stream.synchronize();
+      for (int i = 0; i < data.length; i++) {
+        data[i]++;
+      }
+      assertArrayEquals(data, back.array());
+    }
+  }
+
+  @Test
+  void statisticsCountLiveBuffersAndTheCapacityBoundsThem() {
+    assumeDeclared(Capability.DEVICE_MEMORY);
+    MemoryStats before = accelerator().memoryStats(device(0));
+    try (DeviceBuffer buffer = accelerator().allocate(device(0), 4096)) {
+      MemoryStats during = accelerator().memoryStats(device(0));
+      assertTrue(during.allocated() >= before.allocated() + buffer.size());
+      assertTrue(during.reserved() >= during.allocated());
+      assertTrue(during.peakAllocated() >= during.allocated());
+      assertEquals(before.capacity(), during.capacity());
+    }
+    assertEquals(before.allocated(), accelerator().memoryStats(device(0)).allocated());
+    long tooMuch = before.capacity() + 1;
+    assertThrowsWith(
+        DeviceOutOfMemoryException.class,
+        "out of memory",
+        () -> accelerator().allocate(device(0), tooMuch));
+    assertThrowsWith(
+        IllegalArgumentException.class, "0", () -> accelerator().allocate(device(0), 0));
+  }
+}
