@@ -2,6 +2,7 @@ package dev.openaccel.runtime.actor;
 
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.internal.ContextSlots;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.BehaviorInterceptor;
 import org.apache.pekko.actor.typed.Signal;
@@ -42,22 +43,25 @@ final class DeviceContextInterceptor<T> extends BehaviorInterceptor<T, T> {
       }
       slot = new ContextSlots.Slot(own.owner() + " (scoped message)", scoped.deviceContext());
     }
-    ContextSlots.Slot previous = slots.install(slot);
-    try {
-      return target.apply(ctx, msg);
-    } finally {
-      closeGuards(ctx, slot);
-      slots.restore(previous);
-    }
+    return within(ctx, slot, () -> target.apply(ctx, msg));
   }
 
   @Override
   public Behavior<T> aroundSignal(TypedActorContext<T> ctx, Signal signal, SignalTarget<T> target) {
-    ContextSlots.Slot previous = slots.install(own);
+    return within(ctx, own, () -> target.apply(ctx, signal));
+  }
+
+  /**
+   * Runs {@code handler} with {@code slot} installed, then closes its leftover guards and removes
+   * it.
+   */
+  private Behavior<T> within(
+      TypedActorContext<T> ctx, ContextSlots.Slot slot, Supplier<Behavior<T>> handler) {
+    ContextSlots.Slot previous = slots.install(slot);
     try {
-      return target.apply(ctx, signal);
+      return handler.get();
     } finally {
-      closeGuards(ctx, own);
+      closeGuards(ctx, slot);
       slots.restore(previous);
     }
   }

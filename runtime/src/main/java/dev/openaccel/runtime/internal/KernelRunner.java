@@ -28,39 +28,35 @@ final class KernelRunner {
   }
 
   void launch(WorkItem.Launch launch) {
-    delay();
-    boolean traced = started(launch.name());
-    DeviceExecutionException failure = null;
-    try {
-      launch.body().run();
-    } catch (VirtualMachineError e) {
-      throw e;
-    } catch (Throwable t) {
-      failure = failed(launch.name(), t);
-    }
-    finished(traced, launch.name(), failure);
+    run(launch.name(), launch.body());
     core.itemCompleted();
   }
 
   void submit(WorkItem.Submit submit) {
-    delay();
-    boolean traced = started(submit.name());
-    Object value = null;
-    DeviceExecutionException failure = null;
-    try {
-      value = submit.body().call();
-    } catch (VirtualMachineError e) {
-      throw e;
-    } catch (Throwable t) {
-      failure = failed(submit.name(), t);
-    }
-    finished(traced, submit.name(), failure);
-    core.itemCompleted();
+    Object[] value = new Object[1];
+    DeviceExecutionException failure = run(submit.name(), () -> value[0] = submit.body().call());
+    core.itemCompleted(); // before the caller's stage completes, so query() agrees with it
     if (failure == null) {
-      submit.result().complete(value);
+      submit.result().complete(value[0]);
     } else {
       submit.result().completeExceptionally(failure);
     }
+  }
+
+  /** Runs one kernel with its launch delay and trace hooks; returns its failure, or null. */
+  private DeviceExecutionException run(String name, WorkItem.Body body) {
+    delay();
+    boolean traced = started(name);
+    DeviceExecutionException failure = null;
+    try {
+      body.run();
+    } catch (VirtualMachineError e) {
+      throw e;
+    } catch (Throwable t) {
+      failure = failed(name, t);
+    }
+    finished(traced, name, failure);
+    return failure;
   }
 
   private boolean started(String kernel) {
