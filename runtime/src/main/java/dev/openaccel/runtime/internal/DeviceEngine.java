@@ -32,6 +32,8 @@ import org.apache.pekko.actor.typed.DispatcherSelector;
  */
 public final class DeviceEngine {
   private static final CompletionStage<Void> IDLE = CompletableFuture.completedStage(null);
+  // One wake-up already runs a stream's whole batch; then the thread moves on to the next actor.
+  private static final int MESSAGES_PER_TURN = 1;
 
   private final DeviceGuardImpl guardImpl;
   private final Tracer tracer;
@@ -57,7 +59,7 @@ public final class DeviceEngine {
     for (int i = 0; i < devices.length; i++) {
       String name = "openaccel-" + type.name() + "-device-" + i;
       DispatcherSelector dispatcher =
-          DeviceDispatchers.register(system, name, spec.computeUnits(), spec.batch());
+          DeviceDispatchers.register(system, name, spec.computeUnits(), MESSAGES_PER_TURN);
       ActorRef<DeviceActor.Command> actor =
           system.systemActorOf(DeviceActor.create(), name, dispatcher);
       devices[i] = new DeviceStreams(this, Device.of(type, i), actor);
