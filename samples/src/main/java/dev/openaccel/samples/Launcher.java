@@ -89,7 +89,7 @@ public final class Launcher {
     int width = SAMPLES.keySet().stream().mapToInt(String::length).max().orElse(0);
     SAMPLES.forEach(
         (name, entry) ->
-            text.append(String.format("%n  %-" + width + "s  %s", name, entry.flags().summary())));
+            text.append(String.format("\n  %-" + width + "s  %s", name, entry.flags().summary())));
     text.append("\n\nflags of ")
         .append(SAMPLES.get(DEFAULT).flags().usage().substring("usage: ".length()))
         .append("\n\nEach sample takes --help. With Maven:")

@@ -142,7 +142,7 @@ public final class Flags {
     int width = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
     StringBuilder text = new StringBuilder(synopsis).append("\n  ").append(summary);
     for (String[] row : rows) {
-      text.append(String.format("%n  %-" + width + "s  %s", row[0], row[1]));
+      text.append(String.format("\n  %-" + width + "s  %s", row[0], row[1]));
     }
     return text.toString();
   }

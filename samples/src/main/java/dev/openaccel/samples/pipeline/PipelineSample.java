@@ -10,6 +10,7 @@ import dev.openaccel.samples.report.Timeline;
 import dev.openaccel.samples.report.TraceCollector;
 import java.io.IOException;
 import java.io.PrintStream;
+import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
@@ -100,9 +101,10 @@ public final class PipelineSample {
   private static Path outputDirectory(Path dir) {
     try {
       return Files.createDirectories(dir);
+    } catch (FileAlreadyExistsException e) {
+      throw new UsageException("--out " + dir + " exists and is not a directory");
     } catch (IOException e) {
-      throw new UsageException(
-          "--out " + dir + " cannot be used as a directory (" + e.getClass().getSimpleName() + ")");
+      throw new UsageException("--out " + dir + " cannot be created: " + e.getMessage());
     }
   }
 }
