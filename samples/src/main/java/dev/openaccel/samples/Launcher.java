@@ -11,6 +11,7 @@ import java.io.PrintStream;
 import java.util.Arrays;
 import java.util.LinkedHashMap;
 import java.util.Map;
+import java.util.Set;
 
 /**
  * Runs a sample by name: {@code Launcher [sample] [flags...]}. Without a sample name (no arguments,
@@ -79,7 +80,7 @@ public final class Launcher {
   }
 
   /** The sample names, in listing order. */
-  static java.util.Set<String> names() {
+  static Set<String> names() {
     return SAMPLES.keySet();
   }
 

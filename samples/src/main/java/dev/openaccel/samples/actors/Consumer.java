@@ -50,12 +50,12 @@ final class Consumer extends AbstractBehavior<Consumer.Command> {
   }
 
   private final Accelerator accelerator;
+  private final int device;
   private final int batches;
   private final ActorRef<Observer.Command> observer;
   private final ActorRef<Finished> replyTo;
   private final PrintStream out;
   private Stream stream;
-  private final int device;
   private int summed;
   private long total;
 

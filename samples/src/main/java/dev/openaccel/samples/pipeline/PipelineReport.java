@@ -21,28 +21,44 @@ final class PipelineReport {
     int g = o.tilesPerSide();
     return String.format(
         "pipeline: C = A x B, %d x %d float32, %d x %d tiles (%d x %d output tiles, %d steps each),"
-            + " %d device(s) x [copy-in, %d compute, copy-out] streams",
-        o.size(), o.size(), o.tile(), o.tile(), g, g, g, o.devices(), o.streams());
+            + " %d device(s) x [copy-in, %d compute, copy-out] streams, host with %d cores",
+        o.size(),
+        o.size(),
+        o.tile(),
+        o.tile(),
+        g,
+        g,
+        g,
+        o.devices(),
+        o.streams(),
+        Runtime.getRuntime().availableProcessors());
   }
 
   /** Prints the per-device tables and the overall overlap. */
   static void print(PrintStream out, TiledMatmul.Outcome outcome, Timeline timeline) {
     List<StreamStats> stats = StreamStats.of(timeline);
-    long allBusy = 0;
+    long busy = 0;
     for (TiledMatmul.DeviceTime time : outcome.devices()) {
-      int device = time.device().index();
-      out.printf(
-          "%n%s  device time %.1f ms (Event.elapsedTime, first to last work)%n",
-          time.device(), time.millis());
-      out.printf("  %-24s %8s %10s %7s%n", "stream", "kernels", "busy ms", "busy %");
-      long busy = 0;
-      List<Span> copies = new ArrayList<>();
-      List<Span> compute = new ArrayList<>();
-      for (StreamStats s : stats) {
-        Track track = s.track();
-        if (track.device() != device) {
-          continue;
-        }
+      busy += printDevice(out, time, stats, timeline);
+    }
+    out.printf(
+        "%nall devices: %.1f ms of stream work in %.1f ms of wall time = %.2fx overlap%n",
+        busy / 1e6, outcome.wallMillis(), busy / 1e6 / outcome.wallMillis());
+  }
+
+  /** Prints one device's table and overlap; returns the busy nanoseconds of its streams. */
+  private static long printDevice(
+      PrintStream out, TiledMatmul.DeviceTime time, List<StreamStats> stats, Timeline timeline) {
+    out.printf(
+        "%n%s  device time %.1f ms (Event.elapsedTime, first to last work)%n",
+        time.device(), time.millis());
+    out.printf("  %-24s %8s %10s %7s%n", "stream", "kernels", "busy ms", "busy %");
+    long busy = 0;
+    List<Span> copies = new ArrayList<>();
+    List<Span> compute = new ArrayList<>();
+    for (StreamStats s : stats) {
+      Track track = s.track();
+      if (track.device() == time.device().index()) {
         busy += s.busyNanos();
         (isCopy(track) ? copies : compute).addAll(timeline.spansOf(track));
         out.printf(
@@ -52,20 +68,16 @@ final class PipelineReport {
             s.busyNanos() / 1e6,
             100 * s.busyNanos() / 1e6 / time.millis());
       }
-      allBusy += busy;
-      long copyNanos = copies.stream().mapToLong(Span::durationNanos).sum();
-      long hidden = StreamStats.coveredNanos(copies, compute);
-      out.printf(
-          "  overlap: streams were busy %.1f ms within %.1f ms of device time = %.2fx;"
-              + " %.0f%% of copy time hidden under compute%n",
-          busy / 1e6,
-          time.millis(),
-          busy / 1e6 / time.millis(),
-          copyNanos == 0 ? 0 : 100.0 * hidden / copyNanos);
     }
+    long copyNanos = copies.stream().mapToLong(Span::durationNanos).sum();
     out.printf(
-        "%nall devices: %.1f ms of stream work in %.1f ms of wall time = %.2fx overlap%n",
-        allBusy / 1e6, outcome.wallMillis(), allBusy / 1e6 / outcome.wallMillis());
+        "  overlap: streams were busy %.1f ms within %.1f ms of device time = %.2fx;"
+            + " %.0f%% of copy time hidden under compute%n",
+        busy / 1e6,
+        time.millis(),
+        busy / 1e6 / time.millis(),
+        copyNanos == 0 ? 0 : 100.0 * StreamStats.coveredNanos(copies, compute) / copyNanos);
+    return busy;
   }
 
   private static boolean isCopy(Track track) {

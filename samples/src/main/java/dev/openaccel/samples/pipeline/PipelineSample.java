@@ -5,6 +5,7 @@ import dev.openaccel.samples.cli.ActorSystems;
 import dev.openaccel.samples.cli.Cli;
 import dev.openaccel.samples.cli.UsageException;
 import dev.openaccel.samples.report.ChromeTrace;
+import dev.openaccel.samples.report.Span;
 import dev.openaccel.samples.report.SvgTimeline;
 import dev.openaccel.samples.report.Timeline;
 import dev.openaccel.samples.report.TraceCollector;
@@ -14,6 +15,7 @@ import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
+import java.util.List;
 import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
@@ -57,44 +59,66 @@ public final class PipelineSample {
       float[] a = Matrices.random(n, 1);
       float[] b = Matrices.random(n, 2);
       HostTiles host = HostTiles.pack(a, b, n, options.tile());
-      out.printf(
-          "warm-up: JIT-compiled the tile multiply on the host in %.0f ms%n",
-          GemmKernel.warmUp(options.tile()));
       Progress progress = new Progress(err);
-      TiledMatmul.Outcome outcome = TiledMatmul.run(accelerator, options, host, progress);
-      Timeline timeline =
-          new Timeline(
-              outcome.tracks(),
-              TraceCollector.await(system, system, outcome.kernels(), TRACE_WAIT));
-      PipelineReport.print(out, outcome, timeline);
-
-      long start = System.nanoTime();
-      float[] expected =
-          Matrices.multiply(a, b, n, row -> progress.show("reference", row, n, "rows"));
-      progress.clear();
-      out.printf(
-          "reference: single-threaded Java multiply took %.1f ms%n",
-          (System.nanoTime() - start) / 1e6);
-
-      Path json = dir.resolve("timeline.json");
-      Path svg = dir.resolve("timeline.svg");
-      ChromeTrace.write(timeline, json);
-      SvgTimeline.write(timeline, PipelineReport.header(options), svg);
-      out.printf("timeline: %s (open in ui.perfetto.dev or chrome://tracing)%n", json);
-      out.printf("          %s%n", svg);
-
-      double diff = Matrices.maxAbsDiff(host.result(), expected);
-      double tolerance = Matrices.tolerance(n);
-      boolean match = diff <= tolerance;
-      out.printf(
-          "result: %s (max |C - reference| = %s, tolerance %.3g)%n",
-          match ? "MATCH" : "MISMATCH",
-          diff == 0 ? "0, bit-identical" : String.format("%.3g", diff),
-          tolerance);
-      return match ? Cli.OK : Cli.FAILED;
+      Timeline timeline = multiply(system, options, host, progress, out);
+      writeTimeline(timeline, options, dir, out);
+      return check(host.result(), reference(a, b, n, progress, out), n, out);
     } finally {
       ActorSystems.stop(system);
     }
+  }
+
+  /** Runs the devices' multiply into {@code host} and reports it; returns its timeline. */
+  private static Timeline multiply(
+      ActorSystem<TraceCollector.Command> system,
+      PipelineOptions options,
+      HostTiles host,
+      Progress progress,
+      PrintStream out)
+      throws InterruptedException {
+    out.printf(
+        "warm-up: JIT-compiled the tile multiply on the host in %.0f ms%n",
+        GemmKernel.warmUp(options.tile()));
+    TiledMatmul.Outcome outcome = TiledMatmul.run(Accelerator.get(system), options, host, progress);
+    List<Span> spans = TraceCollector.await(system, system, outcome.kernels(), TRACE_WAIT);
+    Timeline timeline = new Timeline(outcome.tracks(), spans);
+    PipelineReport.print(out, outcome, timeline);
+    return timeline;
+  }
+
+  private static float[] reference(
+      float[] a, float[] b, int n, Progress progress, PrintStream out) {
+    long start = System.nanoTime();
+    float[] expected =
+        Matrices.multiply(a, b, n, row -> progress.show("reference", row, n, "rows"));
+    progress.clear();
+    out.printf(
+        "reference: single-threaded Java multiply took %.1f ms%n",
+        (System.nanoTime() - start) / 1e6);
+    return expected;
+  }
+
+  private static void writeTimeline(
+      Timeline timeline, PipelineOptions options, Path dir, PrintStream out) throws IOException {
+    Path json = dir.resolve("timeline.json");
+    Path svg = dir.resolve("timeline.svg");
+    ChromeTrace.write(timeline, json);
+    SvgTimeline.write(timeline, PipelineReport.header(options), svg);
+    out.printf("timeline: %s (open in ui.perfetto.dev or chrome://tracing)%n", json);
+    out.printf("          %s%n", svg);
+  }
+
+  /** Compares C with the reference and prints the verdict; returns the exit code. */
+  private static int check(float[] c, float[] expected, int n, PrintStream out) {
+    double diff = Matrices.maxAbsDiff(c, expected);
+    double tolerance = Matrices.tolerance(n);
+    boolean match = diff <= tolerance;
+    out.printf(
+        "result: %s (max |C - reference| = %s, tolerance %.3g)%n",
+        match ? "MATCH" : "MISMATCH",
+        diff == 0 ? "0, bit-identical" : String.format("%.3g", diff),
+        tolerance);
+    return match ? Cli.OK : Cli.FAILED;
   }
 
   /** Creates {@code dir} if needed; a path that cannot be a directory is a usage mistake. */

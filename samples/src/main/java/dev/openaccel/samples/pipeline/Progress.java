@@ -1,6 +1,7 @@
 package dev.openaccel.samples.pipeline;
 
 import java.io.PrintStream;
+import java.time.Duration;
 import java.util.Locale;
 
 /**
@@ -8,22 +9,31 @@ import java.util.Locale;
  * second, so short runs print nothing, and redraws at most ten times a second.
  */
 final class Progress {
-  private static final long QUIET_NANOS = 1_000_000_000L;
+  private static final Duration QUIET = Duration.ofSeconds(1);
   private static final long REDRAW_NANOS = 100_000_000L;
 
   private final PrintStream err;
+  private final long quietNanos;
   private final long startNanos = System.nanoTime();
   private long drawnNanos;
   private int width;
 
+  /** A progress line on {@code err} that appears once a run has taken a second. */
   Progress(PrintStream err) {
+    this(err, QUIET);
+  }
+
+  /** A progress line on {@code err} that appears once a run has taken {@code quiet}. */
+  Progress(PrintStream err, Duration quiet) {
     this.err = err;
+    this.quietNanos = quiet.toNanos();
+    this.drawnNanos = startNanos - REDRAW_NANOS;
   }
 
   /** Shows that {@code done} of {@code total} {@code units} of {@code phase} are done. */
   void show(String phase, long done, long total, String units) {
     long now = System.nanoTime();
-    if (now - startNanos < QUIET_NANOS || now - drawnNanos < REDRAW_NANOS) {
+    if (now - startNanos < quietNanos || now - drawnNanos < REDRAW_NANOS) {
       return;
     }
     drawnNanos = now;
