@@ -110,12 +110,24 @@ final class ComputeLane implements AutoCloseable {
    */
   void enqueue(TileJob job, int k) {
     Slot in = inputs.get(steps++ % 2);
+    Slot out = outputs.get(jobs % 2);
+    copyIn(job, k, in);
+    multiply(job, k, in, out);
+    if (k == options.tilesPerSide() - 1) {
+      copyOut(job, out);
+      jobs++;
+    }
+  }
+
+  private void copyIn(TileJob job, int k, Slot in) {
     copyIn.waitEvent(in.free()); // the gemm that last read this slot has finished
     copyIn.copyToDevice(host.aTile(job.row(), k), in.buffers().get(0));
     copyIn.copyToDevice(host.bTile(k, job.col()), in.buffers().get(1));
     in.ready().record(copyIn);
+    kernels += 2;
+  }
 
-    Slot out = outputs.get(jobs % 2);
+  private void multiply(TileJob job, int k, Slot in, Slot out) {
     if (k == 0) {
       compute.waitEvent(out.free()); // the copy-out of the tile that last used this C buffer
     }
@@ -127,16 +139,15 @@ final class ComputeLane implements AutoCloseable {
         in.buffers().get(1),
         out.buffers().get(0));
     in.free().record(compute);
-    kernels += 3;
+    kernels++;
+  }
 
-    if (k == options.tilesPerSide() - 1) {
-      out.ready().record(compute);
-      copyOut.waitEvent(out.ready());
-      copyOut.copyToHost(out.buffers().get(0), host.cTile(job.row(), job.col()));
-      out.free().record(copyOut);
-      kernels++;
-      jobs++;
-    }
+  private void copyOut(TileJob job, Slot out) {
+    out.ready().record(compute);
+    copyOut.waitEvent(out.ready());
+    copyOut.copyToHost(out.buffers().get(0), host.cTile(job.row(), job.col()));
+    out.free().record(copyOut);
+    kernels++;
   }
 
   /** Frees the buffers (their memory is reused only after the work that used them) and events. */

@@ -109,7 +109,7 @@ public final class PipelineSample {
   }
 
   /** Compares C with the reference and prints the verdict; returns the exit code. */
-  private static int check(float[] c, float[] expected, int n, PrintStream out) {
+  static int check(float[] c, float[] expected, int n, PrintStream out) {
     double diff = Matrices.maxAbsDiff(c, expected);
     double tolerance = Matrices.tolerance(n);
     boolean match = diff <= tolerance;

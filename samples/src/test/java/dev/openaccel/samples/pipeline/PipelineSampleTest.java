@@ -195,6 +195,21 @@ class PipelineSampleTest {
     assertTrue(Files.readString(other.resolve("timeline.svg")).startsWith("<?xml"));
   }
 
+  @Test
+  void aWrongResultIsReportedAsAMismatchWithExitCodeOne() {
+    java.io.ByteArrayOutputStream bytes = new java.io.ByteArrayOutputStream();
+    int code =
+        PipelineSample.check(
+            new float[] {1, 2, 3, 4},
+            new float[] {1, 2, 3, 5},
+            2,
+            new java.io.PrintStream(bytes, true));
+    assertEquals(1, code);
+    assertEquals(
+        "result: MISMATCH (max |C - reference| = 1.00, tolerance 2.00e-05)",
+        bytes.toString().strip());
+  }
+
   private static List<String> contents(NodeList nodes) {
     List<String> list = new ArrayList<>();
     for (int i = 0; i < nodes.getLength(); i++) {
