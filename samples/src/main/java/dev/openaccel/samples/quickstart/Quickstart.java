@@ -5,12 +5,37 @@ import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.samples.cli.Cli;
+import dev.openaccel.samples.cli.Flags;
 import java.io.PrintStream;
 import java.util.concurrent.atomic.AtomicLong;
 
 /** The README's example: two streams, one event between them, and a timed interval. */
 public final class Quickstart {
+  /** The sample takes no flags but {@code --help}. */
+  public static final Flags FLAGS =
+      Flags.of(
+          "quickstart", "The README's first program: two streams, one event, a timed interval.");
+
   private Quickstart() {}
+
+  /**
+   * Runs the example on an accelerator of its own; {@link Cli#OK} if the consumer saw the right
+   * value.
+   */
+  public static int run(String[] args, PrintStream out, PrintStream err) throws Exception {
+    return Cli.run(
+        FLAGS,
+        args,
+        out,
+        err,
+        values -> {
+          try (Accelerator accelerator = Accelerator.start()) {
+            long consumed = run(accelerator, out);
+            return consumed == sumOfSquares(2_000_000) % 1_000_003 ? Cli.OK : Cli.FAILED;
+          }
+        });
+  }
 
   /** Runs the example, printing to {@code out}; returns the value the consumer computed. */
   public static long run(Accelerator accelerator, PrintStream out) {

@@ -1,0 +1,71 @@
+package dev.openaccel.samples.report;
+
+import java.util.ArrayList;
+import java.util.Comparator;
+import java.util.List;
+import java.util.Objects;
+
+/**
+ * Kernel spans arranged in lanes: the model that {@link ChromeTrace} and {@link SvgTimeline} draw.
+ * Lanes are the given tracks in order, followed by a lane for any stream that ran a span but was
+ * not named (labelled {@code stream <id>}). Immutable.
+ */
+public final class Timeline {
+  private final List<Track> tracks;
+  private final List<Span> spans;
+
+  /** A timeline of {@code spans}, laid out on {@code tracks}. */
+  public Timeline(List<Track> tracks, List<Span> spans) {
+    List<Track> lanes = new ArrayList<>(Objects.requireNonNull(tracks, "tracks"));
+    List<Span> sorted = new ArrayList<>(Objects.requireNonNull(spans, "spans"));
+    sorted.sort(Comparator.comparingLong(Span::startNanos));
+    for (Span span : sorted) {
+      if (lanes.stream().noneMatch(t -> t.holds(span))) {
+        String device =
+            tracks.stream()
+                .filter(t -> t.device() == span.device())
+                .map(Track::deviceName)
+                .findFirst()
+                .orElse("device " + span.device());
+        lanes.add(new Track(span.device(), device, span.streamId(), "stream " + span.streamId()));
+      }
+    }
+    this.tracks = List.copyOf(lanes);
+    this.spans = List.copyOf(sorted);
+  }
+
+  /** The lanes, in drawing order. */
+  public List<Track> tracks() {
+    return tracks;
+  }
+
+  /** Every span, by start time. */
+  public List<Span> spans() {
+    return spans;
+  }
+
+  /** The spans of one lane, by start time. */
+  public List<Span> spansOf(Track track) {
+    return spans.stream().filter(track::holds).toList();
+  }
+
+  /** The start of the first span; 0 for an empty timeline. */
+  public long originNanos() {
+    return spans.isEmpty() ? 0 : spans.get(0).startNanos();
+  }
+
+  /** The end of the last span; 0 for an empty timeline. */
+  public long endNanos() {
+    return spans.stream().mapToLong(Span::endNanos).max().orElse(0);
+  }
+
+  /** The distinct device indices, in lane order. */
+  public List<Integer> devices() {
+    return tracks.stream().map(Track::device).distinct().toList();
+  }
+
+  /** The distinct kernel kinds ({@link Span#kind()}), in order of first appearance. */
+  public List<String> kinds() {
+    return spans.stream().map(Span::kind).distinct().toList();
+  }
+}

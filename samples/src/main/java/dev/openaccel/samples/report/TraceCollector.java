@@ -1,0 +1,125 @@
+package dev.openaccel.samples.report;
+
+import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.trace.TraceEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.Iterator;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.AskPattern;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+
+/**
+ * An actor that subscribes to its system's trace bus and pairs each {@code KernelStarted} with the
+ * {@code KernelFinished} of the same stream (a stream runs one kernel at a time) into {@link
+ * Span}s.
+ *
+ * <p>Trace events travel as messages, so they may still be in flight when the host's {@code
+ * synchronize} returns. {@link AwaitKernels} therefore waits for a count the host knows (the
+ * kernels it launched) instead of trusting arrival order. Owns: the open kernels and the spans.
+ */
+public final class TraceCollector extends AbstractBehavior<TraceCollector.Command> {
+
+  /** What the collector understands. */
+  public sealed interface Command {}
+
+  /**
+   * Replies with every span so far once at least {@code kernels} kernels have finished; {@code 0}
+   * replies at once, which tells the caller the collector is subscribed.
+   */
+  public record AwaitKernels(int kernels, ActorRef<List<Span>> replyTo) implements Command {}
+
+  private record Traced(TraceEvent event) implements Command {}
+
+  private record StreamKey(int device, long streamId) {}
+
+  /** A collector subscribed to the trace bus of the system it runs in. */
+  public static Behavior<Command> create() {
+    return Behaviors.setup(TraceCollector::new);
+  }
+
+  private final Map<StreamKey, TraceEvent.KernelStarted> running = new HashMap<>();
+  private final List<Span> spans = new ArrayList<>();
+  private final List<AwaitKernels> waiting = new ArrayList<>();
+
+  private TraceCollector(ActorContext<Command> context) {
+    super(context);
+    ActorRef<TraceEvent> adapter = context.messageAdapter(TraceEvent.class, Traced::new);
+    Accelerator.get(context.getSystem()).trace().subscribe(adapter);
+  }
+
+  /**
+   * Asks {@code collector} for its spans once {@code kernels} kernels have finished.
+   *
+   * @throws IllegalStateException if they have not all arrived within {@code timeout}
+   */
+  public static List<Span> await(
+      ActorRef<Command> collector, ActorSystem<?> system, int kernels, Duration timeout)
+      throws InterruptedException {
+    try {
+      return AskPattern.<Command, List<Span>>ask(
+              collector, replyTo -> new AwaitKernels(kernels, replyTo), timeout, system.scheduler())
+          .toCompletableFuture()
+          .get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
+    } catch (ExecutionException | TimeoutException e) {
+      throw new IllegalStateException(
+          "the trace bus did not deliver " + kernels + " finished kernels within " + timeout, e);
+    }
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Traced.class, this::onTraced)
+        .onMessage(AwaitKernels.class, this::onAwait)
+        .build();
+  }
+
+  private Behavior<Command> onTraced(Traced traced) {
+    if (traced.event() instanceof TraceEvent.KernelStarted started) {
+      running.put(new StreamKey(started.device().index(), started.streamId()), started);
+    } else if (traced.event() instanceof TraceEvent.KernelFinished finished) {
+      TraceEvent.KernelStarted started =
+          running.remove(new StreamKey(finished.device().index(), finished.streamId()));
+      if (started != null) { // null: it started before the subscription
+        spans.add(
+            new Span(
+                finished.device().index(),
+                finished.streamId(),
+                finished.kernel(),
+                started.atNanos(),
+                finished.atNanos(),
+                finished.failed()));
+        answerWaiting();
+      }
+    }
+    return this;
+  }
+
+  private Behavior<Command> onAwait(AwaitKernels await) {
+    waiting.add(await);
+    answerWaiting();
+    return this;
+  }
+
+  private void answerWaiting() {
+    for (Iterator<AwaitKernels> it = waiting.iterator(); it.hasNext(); ) {
+      AwaitKernels await = it.next();
+      if (spans.size() >= await.kernels()) {
+        await.replyTo().tell(List.copyOf(spans));
+        it.remove();
+      }
+    }
+  }
+}

@@ -1,0 +1,97 @@
+package dev.openaccel.samples.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
+import java.util.ArrayList;
+import java.util.List;
+import org.junit.jupiter.api.Test;
+
+/** The Chrome trace-event JSON of a known timeline. */
+class ChromeTraceTest {
+  private static final Track COPY = new Track(0, "openreg:0", 65, "copy-in");
+  private static final Track COMPUTE = new Track(0, "openreg:0", 66, "compute 0");
+  private static final Track OTHER = new Track(1, "openreg:1", 65, "compute 0");
+
+  private static JsonNode events(Timeline timeline) throws Exception {
+    JsonNode root = new ObjectMapper().readTree(ChromeTrace.json(timeline));
+    assertEquals("ms", root.get("displayTimeUnit").asText());
+    return root.get("traceEvents");
+  }
+
+  private static List<JsonNode> phase(JsonNode events, String ph) {
+    List<JsonNode> list = new ArrayList<>();
+    events.forEach(
+        e -> {
+          if (e.get("ph").asText().equals(ph)) list.add(e);
+        });
+    return list;
+  }
+
+  @Test
+  void kernelsAreCompleteEventsInMicrosecondsSinceTheFirstKernel() throws Exception {
+    Timeline timeline =
+        new Timeline(
+            List.of(COPY, COMPUTE, OTHER),
+            List.of(
+                new Span(0, 66, "gemm C[0,0] k=0", 1_002_500, 1_007_000, false),
+                new Span(0, 65, "copyToDevice", 1_000_000, 1_001_250, false),
+                new Span(1, 65, "gemm C[0,1] k=0", 1_003_000, 1_004_000, true)));
+    List<JsonNode> complete = phase(events(timeline), "X");
+    assertEquals(3, complete.size());
+    JsonNode copy = complete.get(0); // sorted by start
+    assertEquals("copyToDevice", copy.get("name").asText());
+    assertEquals("copyToDevice", copy.get("cat").asText());
+    assertEquals(0.0, copy.get("ts").asDouble(), 0.0);
+    assertEquals(1.25, copy.get("dur").asDouble(), 0.0);
+    assertEquals(1, copy.get("pid").asInt());
+    assertEquals(65, copy.get("tid").asLong());
+    JsonNode gemm = complete.get(1);
+    assertEquals("gemm", gemm.get("cat").asText());
+    assertEquals(2.5, gemm.get("ts").asDouble(), 0.0);
+    assertEquals(4.5, gemm.get("dur").asDouble(), 0.0);
+    JsonNode failed = complete.get(2);
+    assertEquals(2, failed.get("pid").asInt());
+    assertEquals(true, failed.get("args").get("failed").asBoolean());
+  }
+
+  @Test
+  void metadataNamesAndOrdersProcessesAndThreads() throws Exception {
+    List<JsonNode> metadata =
+        phase(events(new Timeline(List.of(COPY, COMPUTE, OTHER), List.of())), "M");
+    List<String> described = new ArrayList<>();
+    for (JsonNode m : metadata) {
+      JsonNode args = m.get("args");
+      String value = args.has("name") ? args.get("name").asText() : args.get("sort_index").asText();
+      described.add(
+          m.get("name").asText()
+              + " "
+              + m.get("pid").asInt()
+              + "/"
+              + m.get("tid").asLong()
+              + " "
+              + value);
+    }
+    assertEquals(
+        List.of(
+            "process_name 1/0 openreg:0",
+            "process_sort_index 1/0 0",
+            "process_name 2/0 openreg:1",
+            "process_sort_index 2/0 1",
+            "thread_name 1/65 copy-in (stream 65)",
+            "thread_sort_index 1/65 0",
+            "thread_name 1/66 compute 0 (stream 66)",
+            "thread_sort_index 1/66 1",
+            "thread_name 2/65 compute 0 (stream 65)",
+            "thread_sort_index 2/65 2"),
+        described);
+  }
+
+  @Test
+  void namesWithQuotesBackslashesAndControlCharactersStayValidJson() throws Exception {
+    String name = "say \"hi\" \\ to\n\ttab \u0001";
+    Timeline timeline = new Timeline(List.of(COPY), List.of(new Span(0, 65, name, 0, 1, false)));
+    assertEquals(name, phase(events(timeline), "X").get(0).get("name").asText());
+  }
+}

@@ -1,0 +1,95 @@
+package dev.openaccel.samples.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import java.io.ByteArrayInputStream;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import javax.xml.parsers.DocumentBuilderFactory;
+import org.junit.jupiter.api.Test;
+import org.w3c.dom.Document;
+import org.w3c.dom.NodeList;
+
+/** The SVG picture of a known timeline: well-formed, one lane per stream, kernels, axis. */
+class SvgTimelineTest {
+  private static final Track LANE = new Track(0, "openreg:0", 65, "compute <0> & more");
+
+  private static Document parse(String svg) throws Exception {
+    DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+    factory.setNamespaceAware(true);
+    return factory
+        .newDocumentBuilder()
+        .parse(new ByteArrayInputStream(svg.getBytes(StandardCharsets.UTF_8)));
+  }
+
+  private static List<String> texts(Document svg, String tag) {
+    NodeList nodes = svg.getElementsByTagName(tag);
+    List<String> list = new ArrayList<>();
+    for (int i = 0; i < nodes.getLength(); i++) {
+      list.add(nodes.item(i).getTextContent());
+    }
+    return list;
+  }
+
+  @Test
+  void everyKernelWiderThanAPixelIsItsOwnRectangleWithATooltip() throws Exception {
+    List<Span> spans = new ArrayList<>();
+    for (int i = 0; i < 5; i++) { // 5 kernels of 1 ms back to back, 10 ms in all
+      spans.add(new Span(0, 65, "gemm " + i, i * 2_000_000L, i * 2_000_000L + 1_000_000L, false));
+    }
+    Document svg = parse(SvgTimeline.svg(new Timeline(List.of(LANE), spans), "title & <more>"));
+    assertEquals("svg", svg.getDocumentElement().getLocalName());
+    List<String> titles = texts(svg, "title");
+    assertEquals(5, titles.size());
+    assertEquals("gemm 0: 1.000 ms", titles.get(0));
+    List<String> texts = texts(svg, "text");
+    assertTrue(texts.contains("title & <more>"), texts.toString());
+    assertTrue(texts.contains("compute <0> & more (stream 65)"), texts.toString());
+    assertTrue(texts.contains("openreg:0"), texts.toString());
+    assertTrue(texts.containsAll(List.of("0", "2", "4", "6", "8")), "axis ticks: " + texts);
+    assertTrue(texts.contains("time since the first kernel (ms)"), texts.toString());
+  }
+
+  @Test
+  void subPixelKernelsOfOneKindMergeIntoOneRectangle() throws Exception {
+    List<Span> spans = new ArrayList<>();
+    spans.add(new Span(0, 65, "gemm long", 0, 100_000_000L, false)); // 100 ms sets the scale
+    for (int i = 0; i < 100; i++) { // then 100 kernels of 1 us, 1 us apart
+      long start = 100_000_000L + i * 2_000L;
+      spans.add(new Span(0, 65, "copyToDevice", start, start + 1_000L, false));
+    }
+    List<String> titles =
+        texts(parse(SvgTimeline.svg(new Timeline(List.of(LANE), spans), "t")), "title");
+    assertEquals(List.of("gemm long: 100.000 ms", "100 x copyToDevice: 0.100 ms"), titles);
+  }
+
+  @Test
+  void failedKernelsAreNeverMerged() throws Exception {
+    List<Span> spans = new ArrayList<>();
+    spans.add(new Span(0, 65, "gemm long", 0, 100_000_000L, false));
+    spans.add(new Span(0, 65, "copy", 100_000_000L, 100_000_100L, false));
+    spans.add(new Span(0, 65, "copy", 100_000_200L, 100_000_300L, true));
+    List<String> titles =
+        texts(parse(SvgTimeline.svg(new Timeline(List.of(LANE), spans), "t")), "title");
+    assertEquals(3, titles.size(), titles.toString());
+  }
+
+  @Test
+  void anEmptyTimelineIsStillAPicture() throws Exception {
+    Document svg = parse(SvgTimeline.svg(new Timeline(List.of(LANE), List.of()), "nothing ran"));
+    assertEquals(0, texts(svg, "title").size());
+    assertTrue(texts(svg, "text").contains("nothing ran"));
+  }
+
+  @Test
+  void axisStepsAreOneTwoOrFiveTimesAPowerOfTen() {
+    assertEquals(1.0, SvgTimeline.niceStep(0.9), 1e-12);
+    assertEquals(2.0, SvgTimeline.niceStep(1.5), 1e-12);
+    assertEquals(5.0, SvgTimeline.niceStep(3), 1e-12);
+    assertEquals(10.0, SvgTimeline.niceStep(7), 1e-12);
+    assertEquals(0.05, SvgTimeline.niceStep(0.03), 1e-12);
+    assertEquals(20.0, SvgTimeline.niceStep(20), 1e-12);
+  }
+}

@@ -1,0 +1,102 @@
+package dev.openaccel.samples.report;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.Stream;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.testkit.typed.annotations.JUnit5TestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJUnit5Extension;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+import org.junit.jupiter.api.extension.ExtendWith;
+
+/** The trace collector pairs kernel start and finish events into spans and waits for stragglers. */
+@ExtendWith(TestKitJUnit5Extension.class)
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class TraceCollectorTest {
+  private static final Duration WAIT = Duration.ofSeconds(10);
+
+  @JUnit5TestKit public ActorTestKit testKit = ActorTestKit.create("trace-collector");
+
+  private ActorRef<TraceCollector.Command> subscribedCollector() throws InterruptedException {
+    ActorRef<TraceCollector.Command> collector = testKit.spawn(TraceCollector.create());
+    TraceCollector.await(collector, testKit.system(), 0, WAIT); // answered: subscribed
+    return collector;
+  }
+
+  @Test
+  void eachKernelBecomesOneSpanOnItsStream() throws Exception {
+    ActorRef<TraceCollector.Command> collector = subscribedCollector();
+    Accelerator accelerator = Accelerator.get(testKit.system());
+    Stream stream = accelerator.newStream(Device.parse("openreg:1"));
+    stream.launch("first", () -> {});
+    stream.launch(
+        "second",
+        () -> {
+          throw new IllegalStateException("boom");
+        });
+    List<Span> spans = TraceCollector.await(collector, testKit.system(), 2, WAIT);
+    assertEquals(List.of("first", "second"), spans.stream().map(Span::name).toList());
+    for (Span span : spans) {
+      assertEquals(1, span.device());
+      assertEquals(stream.id(), span.streamId());
+    }
+    assertEquals(false, spans.get(0).failed());
+    assertEquals(true, spans.get(1).failed());
+    assertTrue(spans.get(0).endNanos() <= spans.get(1).startNanos(), "stream order");
+  }
+
+  @Test
+  void awaitAnswersOnlyOnceTheKernelsHaveFinished() throws Exception {
+    ActorRef<TraceCollector.Command> collector = subscribedCollector();
+    Stream stream = Accelerator.get(testKit.system()).newStream(Device.parse("openreg:0"));
+    CountDownLatch gate = new CountDownLatch(1);
+    CompletableFuture<List<Span>> spans =
+        CompletableFuture.supplyAsync(() -> awaitQuietly(collector, 1));
+    stream.launch("gated", () -> awaitGate(gate));
+    assertThrows(
+        java.util.concurrent.TimeoutException.class, () -> spans.get(100, TimeUnit.MILLISECONDS));
+    gate.countDown();
+    assertEquals("gated", spans.get(10, TimeUnit.SECONDS).get(0).name());
+  }
+
+  @Test
+  void awaitFailsClearlyWhenTheKernelsNeverCome() throws Exception {
+    ActorRef<TraceCollector.Command> collector = subscribedCollector();
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () -> TraceCollector.await(collector, testKit.system(), 1, Duration.ofMillis(200)));
+    assertTrue(e.getMessage().contains("did not deliver 1 finished kernels"), e.getMessage());
+  }
+
+  private List<Span> awaitQuietly(ActorRef<TraceCollector.Command> collector, int kernels) {
+    try {
+      return TraceCollector.await(collector, testKit.system(), kernels, WAIT);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+
+  private static void awaitGate(CountDownLatch gate) {
+    try {
+      if (!gate.await(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("gate not opened within 10 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}
