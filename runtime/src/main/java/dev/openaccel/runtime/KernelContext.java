@@ -10,7 +10,9 @@ import java.nio.ByteBuffer;
 public interface KernelContext {
 
   /**
-   * A view of the {@code i}-th buffer passed to launch: position 0, limit and capacity its size.
+   * A view of the {@code i}-th buffer passed to launch: position 0, limit and capacity its size,
+   * big-endian like every new {@link ByteBuffer} (set {@link ByteBuffer#order} to match how the
+   * bytes were written).
    *
    * @throws IndexOutOfBoundsException if there is no such buffer
    * @throws IllegalStateException if the kernel has returned
