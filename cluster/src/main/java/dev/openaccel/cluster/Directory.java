@@ -1,0 +1,74 @@
+package dev.openaccel.cluster;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.pekko.actor.NoSerializationVerificationNeeded;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+
+/**
+ * Follows the Receptionist's listing of gateways and keeps {@link Nodes} up to date: a newly
+ * listed node is asked once for its devices; an unlisted one is dropped. Internal.
+ *
+ * <p>Owns: the set of nodes it has seen listed.
+ */
+final class Directory {
+  private Directory() {}
+
+  private record Listed(Receptionist.Listing listing) implements NoSerializationVerificationNeeded {}
+
+  static Behavior<Object> create(Nodes nodes, ActorRef<GatewayProtocol.Command> localGateway) {
+    return Behaviors.setup(
+        context -> {
+          ActorRef<Receptionist.Listing> adapter =
+              context.messageAdapter(Receptionist.Listing.class, Listed::new);
+          context
+              .getSystem()
+              .receptionist()
+              .tell(Receptionist.subscribe(NodeGateway.KEY, adapter));
+          Set<String> listed = new HashSet<>();
+          return Behaviors.receive(Object.class)
+              .onMessage(
+                  Listed.class,
+                  message -> {
+                    onListing(nodes, localGateway, listed, message.listing());
+                    return Behaviors.same();
+                  })
+              .build();
+        });
+  }
+
+  private static void onListing(
+      Nodes nodes,
+      ActorRef<GatewayProtocol.Command> localGateway,
+      Set<String> listed,
+      Receptionist.Listing listing) {
+    Set<String> now = new HashSet<>();
+    for (ActorRef<GatewayProtocol.Command> gateway : listing.getServiceInstances(NodeGateway.KEY)) {
+      if (gateway.equals(localGateway)) {
+        continue;
+      }
+      String node = gateway.path().address().toString();
+      now.add(node);
+      if (listed.add(node)) {
+        nodes
+            .port(node, gateway)
+            .describe()
+            .whenComplete(
+                (devices, failure) -> {
+                  if (failure == null) {
+                    nodes.described(node, devices);
+                  }
+                });
+      }
+    }
+    for (String node : Set.copyOf(listed)) {
+      if (!now.contains(node)) {
+        listed.remove(node);
+        nodes.unlisted(node);
+      }
+    }
+  }
+}
