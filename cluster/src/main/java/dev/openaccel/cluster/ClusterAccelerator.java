@@ -20,8 +20,8 @@ import org.apache.pekko.actor.typed.Props;
 /**
  * The devices of every node of a Pekko Cluster as one pool: discovery of the nodes and their
  * devices, streams and buffers on any node, and interprocess events that cross nodes. One per
- * {@link ActorSystem} (a Pekko extension, loaded with every actor system that has this module on its
- * class path), active only when {@code pekko.actor.provider = cluster}.
+ * {@link ActorSystem} (a Pekko extension, loaded with every actor system that has this module on
+ * its class path), active only when {@code pekko.actor.provider = cluster}.
  *
  * <p>Each node runs a gateway actor registered with the Receptionist; this extension follows the
  * listing to know the other nodes and their devices, and registers itself with {@link
@@ -62,8 +62,7 @@ public final class ClusterAccelerator implements Extension {
       this.nodes = null;
       return;
     }
-    Duration timeout =
-        system.settings().config().getDuration("openaccel.cluster.control-timeout");
+    Duration timeout = system.settings().config().getDuration("openaccel.cluster.control-timeout");
     // Copies to or from another node need that node's port: looked up when the copy runs.
     LocalNode local = new LocalNode(accelerator, kernels, self, this::portOf);
     this.nodes = new Nodes(system, new LocalPort(local), local.devices(), timeout);
@@ -89,7 +88,9 @@ public final class ClusterAccelerator implements Extension {
     return accelerator;
   }
 
-  /** This node's address, as {@link RemoteDevice#node()} and {@link EventHandle#node()} write it. */
+  /**
+   * This node's address, as {@link RemoteDevice#node()} and {@link EventHandle#node()} write it.
+   */
   public String selfNode() {
     return self;
   }

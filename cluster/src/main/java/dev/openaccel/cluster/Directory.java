@@ -9,25 +9,23 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 
 /**
- * Follows the Receptionist's listing of gateways and keeps {@link Nodes} up to date: a newly
- * listed node is asked once for its devices; an unlisted one is dropped. Internal.
+ * Follows the Receptionist's listing of gateways and keeps {@link Nodes} up to date: a newly listed
+ * node is asked once for its devices; an unlisted one is dropped. Internal.
  *
  * <p>Owns: the set of nodes it has seen listed.
  */
 final class Directory {
   private Directory() {}
 
-  private record Listed(Receptionist.Listing listing) implements NoSerializationVerificationNeeded {}
+  private record Listed(Receptionist.Listing listing)
+      implements NoSerializationVerificationNeeded {}
 
   static Behavior<Object> create(Nodes nodes, ActorRef<GatewayProtocol.Command> localGateway) {
     return Behaviors.setup(
         context -> {
           ActorRef<Receptionist.Listing> adapter =
               context.messageAdapter(Receptionist.Listing.class, Listed::new);
-          context
-              .getSystem()
-              .receptionist()
-              .tell(Receptionist.subscribe(NodeGateway.KEY, adapter));
+          context.getSystem().receptionist().tell(Receptionist.subscribe(NodeGateway.KEY, adapter));
           Set<String> listed = new HashSet<>();
           return Behaviors.receive(Object.class)
               .onMessage(

@@ -95,7 +95,8 @@ final class LocalNode {
   EventHandle record(Device device, long streamId, long eventId) {
     Stream stream = stream(device, streamId);
     if (eventId == 0) {
-      Event event = accelerator.newEvent(device.type(), EventOptions.defaults().withInterprocess(true));
+      Event event =
+          accelerator.newEvent(device.type(), EventOptions.defaults().withInterprocess(true));
       event.record(stream);
       events.put(event.id(), event);
       return event.handle();
@@ -187,7 +188,12 @@ final class LocalNode {
     DeviceBuffer buffer = known(bufferId);
     if (!buffer.device().equals(stream.device())) {
       throw new IllegalArgumentException(
-          "buffer " + bufferId + " is on " + buffer.device() + ", the stream on " + stream.device());
+          "buffer "
+              + bufferId
+              + " is on "
+              + buffer.device()
+              + ", the stream on "
+              + stream.device());
     }
     buffer.recordStream(stream);
     return buffer;

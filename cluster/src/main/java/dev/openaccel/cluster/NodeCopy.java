@@ -15,8 +15,8 @@ import java.util.function.Function;
  * <p>Like a peer copy on one CUDA stream, the copy is ordered on that stream only and is complete,
  * for what the stream records next, when the bytes are in the destination. The other node serves
  * its side on a transfer stream of its own; order it against its other work with events. Bytes
- * cross the wire in chunks of {@link #CHUNK} bytes, well below Artery's default maximum frame
- * size; all chunks are requested at once.
+ * cross the wire in chunks of {@link #CHUNK} bytes, well below Artery's default maximum frame size;
+ * all chunks are requested at once.
  */
 final class NodeCopy {
   /** Bytes per message. */

@@ -44,10 +44,7 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
   private NodeGateway(ActorContext<GatewayProtocol.Command> context, LocalNode local) {
     super(context);
     this.local = local;
-    context
-        .getSystem()
-        .receptionist()
-        .tell(Receptionist.register(KEY, context.getSelf().narrow()));
+    context.getSystem().receptionist().tell(Receptionist.register(KEY, context.getSelf().narrow()));
   }
 
   @Override
@@ -121,8 +118,7 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
     answer(
         m.requestId(),
         m.replyTo(),
-        () ->
-            new GatewayProtocol.Allocated(m.requestId(), local.allocate(m.device(), m.bytes())));
+        () -> new GatewayProtocol.Allocated(m.requestId(), local.allocate(m.device(), m.bytes())));
     return this;
   }
 
@@ -249,8 +245,6 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
     stage.whenComplete(
         (value, failure) ->
             replyTo.tell(
-                failure == null
-                    ? onSuccess.apply(value)
-                    : Failures.reply(requestId, failure)));
+                failure == null ? onSuccess.apply(value) : Failures.reply(requestId, failure)));
   }
 }

@@ -111,7 +111,9 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
 
   private Behavior<Command> onGatewayGone() {
     gone = "it was removed (left or downed) or its OpenAccel gateway stopped";
-    getContext().getLog().info("node {} is gone; failing {} pending requests", node, pending.size());
+    getContext()
+        .getLog()
+        .info("node {} is gone; failing {} pending requests", node, pending.size());
     failAll(Failures.nodeLeft(node, gone));
     onLeft.accept(node);
     return this;

@@ -56,8 +56,7 @@ final class Nodes {
         n ->
             link(
                 n,
-                ActorRefResolver.get(system)
-                    .resolveActorRef(n + "/system/" + NodeGateway.NAME)));
+                ActorRefResolver.get(system).resolveActorRef(n + "/system/" + NodeGateway.NAME)));
   }
 
   /** The port of {@code node}, whose gateway the Receptionist listed. */

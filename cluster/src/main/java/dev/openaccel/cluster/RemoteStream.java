@@ -86,8 +86,8 @@ public final class RemoteStream {
   }
 
   /**
-   * Like {@link #recordEvent()}; a wait sent to another node before the stage completes may see
-   * the event's previous record.
+   * Like {@link #recordEvent()}; a wait sent to another node before the stage completes may see the
+   * event's previous record.
    */
   public CompletionStage<EventHandle> recordEventAsync() {
     return port.record(device.device(), id, 0);

@@ -15,7 +15,7 @@
  * <p>Public: {@link dev.openaccel.cluster.ClusterAccelerator}, {@link
  * dev.openaccel.cluster.RemoteDevice}, {@link dev.openaccel.cluster.RemoteStream}, {@link
  * dev.openaccel.cluster.RemoteBuffer}, {@link dev.openaccel.cluster.KernelRegistry}, {@link
- * dev.openaccel.cluster.RemoteKernel}, {@link dev.openaccel.cluster.ClusterMessage}. Everything else
- * is internal (package-private).
+ * dev.openaccel.cluster.RemoteKernel}, {@link dev.openaccel.cluster.ClusterMessage}. Everything
+ * else is internal (package-private).
  */
 package dev.openaccel.cluster;

@@ -17,7 +17,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/** Three nodes see one pool of devices, each named node/type:index, found through the Receptionist. */
+/**
+ * Three nodes see one pool of devices, each named node/type:index, found through the Receptionist.
+ */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClusterDiscoveryTest {
   private TestCluster cluster;
@@ -41,8 +43,7 @@ class ClusterDiscoveryTest {
       assertEquals(addresses, node.nodes());
       List<RemoteDevice> devices = node.devices();
       assertEquals(6, devices.size(), devices::toString);
-      assertEquals(
-          addresses, devices.stream().map(RemoteDevice::node).collect(Collectors.toSet()));
+      assertEquals(addresses, devices.stream().map(RemoteDevice::node).collect(Collectors.toSet()));
       assertTrue(devices.contains(cluster.device(2, 1)));
     }
   }

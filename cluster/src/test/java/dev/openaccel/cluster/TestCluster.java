@@ -15,7 +15,8 @@ import org.apache.pekko.cluster.typed.Join;
 
 /**
  * Several cluster nodes in this JVM: actor systems on 127.0.0.1 with Artery port 0, the first one
- * the seed the others join, each with its own accelerator (two OpenReg devices).
+ * the seed the others join, each with its own accelerator (two OpenReg devices) and the {@link
+ * TestKernels}.
  */
 final class TestCluster implements AutoCloseable {
   static final Duration WAIT = Duration.ofSeconds(20);
@@ -54,6 +55,9 @@ final class TestCluster implements AutoCloseable {
         ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "openaccel", config);
         cluster.systems.add(system);
         Cluster.get(system).manager().tell(Join.create(cluster.systems.get(0).address()));
+      }
+      for (int i = 0; i < size; i++) {
+        TestKernels.registerOn(cluster.node(i), i);
       }
       for (ActorSystem<Void> system : cluster.systems) {
         assertTrue(

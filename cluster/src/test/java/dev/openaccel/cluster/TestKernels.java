@@ -8,8 +8,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 
 /**
- * Kernels the tests register by name on every node, as a deployment would register the same code
- * on each node at start-up.
+ * Kernels the tests register by name on every node, as a deployment would register the same code on
+ * each node at start-up.
  */
 final class TestKernels {
   private TestKernels() {}
@@ -25,8 +25,10 @@ final class TestKernels {
   }
 
   /** Registers the test kernels on {@code node}. */
-  static void registerOn(ClusterAccelerator node) {
+  static void registerOn(ClusterAccelerator node, int nodeIndex) {
     KernelRegistry kernels = node.kernels();
+    // Writes the index of the node it runs on: shows where a launch by name ran.
+    kernels.register("node-index", (context, args) -> context.buffer(0).putInt(0, nodeIndex));
     // args: one int; buffer 0 is filled with it, as ints.
     kernels.register(
         "fill",
