@@ -16,6 +16,8 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Extension;
 import org.apache.pekko.actor.typed.ExtensionId;
 import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.cluster.Member;
+import org.apache.pekko.cluster.typed.Cluster;
 
 /**
  * The devices of every node of a Pekko Cluster as one pool: discovery of the nodes and their
@@ -52,25 +54,27 @@ public final class ClusterAccelerator implements Extension {
   private final String self;
   private final KernelRegistry kernels = new KernelRegistry();
   private final Nodes nodes;
+  private final ActorSystem<?> system;
+  private final Duration timeout;
 
   private ClusterAccelerator(ActorSystem<?> system) {
+    this.system = system;
     this.accelerator = Accelerator.get(system);
     this.self = system.address().toString();
+    this.timeout = system.settings().config().getDuration("openaccel.cluster.control-timeout");
     String provider = system.settings().config().getString("pekko.actor.provider");
     if (!provider.equals("cluster")
         && !provider.equals("org.apache.pekko.cluster.ClusterActorRefProvider")) {
       this.nodes = null;
       return;
     }
-    Duration timeout = system.settings().config().getDuration("openaccel.cluster.control-timeout");
     // Copies to or from another node need that node's port: looked up when the copy runs.
     LocalNode local = new LocalNode(accelerator, kernels, self, this::portOf);
     this.nodes = new Nodes(system, new LocalPort(local), local.devices(), timeout);
     ActorRef<GatewayProtocol.Command> gateway =
         system.systemActorOf(NodeGateway.create(local), NodeGateway.NAME, Props.empty());
     system.systemActorOf(Directory.create(nodes, gateway), "openaccel-directory", Props.empty());
-    accelerator.registerRemoteEvents(
-        handle -> new RemoteEvent(accelerator, handle, nodes.port(handle.node())));
+    accelerator.registerRemoteEvents(this::openRemote);
   }
 
   /** The cluster accelerator of {@code system}. */
@@ -181,6 +185,36 @@ public final class ClusterAccelerator implements Extension {
   public Event openEvent(EventHandle handle) {
     active();
     return accelerator.openEvent(handle);
+  }
+
+  /**
+   * Opens an event of another node after asking it once (bounded by the control timeout) whether
+   * the event exists, which also gives {@code query()} its first state.
+   */
+  private Event openRemote(EventHandle handle) {
+    if (!isMember(handle.node())) {
+      throw new IllegalArgumentException(
+          "event handle from node "
+              + handle.node()
+              + ", which is not a member of this cluster (members: "
+              + nodes.members().keySet()
+              + ")");
+    }
+    RemoteEvent event = new RemoteEvent(accelerator, handle, nodes.port(handle.node()));
+    event.check(timeout);
+    return event;
+  }
+
+  private boolean isMember(String node) {
+    if (nodes.members().containsKey(node)) {
+      return true;
+    }
+    for (Member member : Cluster.get(system).state().getMembers()) {
+      if (member.address().toString().equals(node)) {
+        return true;
+      }
+    }
+    return false;
   }
 
   private NodePort portOf(String node) {

@@ -110,9 +110,18 @@ final class LocalNode {
     return event.handle();
   }
 
+  /**
+   * Makes the stream wait for the event behind {@code handle}. An event of another node is opened
+   * without the round trip {@code openEvent} makes to check it exists: a gateway must not block,
+   * and an unknown event fails the wait instead.
+   */
   void waitEvent(Device device, long streamId, EventHandle handle) {
     Stream stream = stream(device, streamId);
-    accelerator.openEvent(handle).block(stream);
+    Event event =
+        handle.node().equals(node)
+            ? accelerator.openEvent(handle)
+            : new RemoteEvent(accelerator, handle, ports.apply(handle.node()));
+    event.block(stream);
   }
 
   CompletionStage<Void> synchronize(Device device, long streamId) {

@@ -14,6 +14,9 @@ import java.util.Objects;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -30,8 +33,8 @@ import org.apache.pekko.actor.typed.ActorRef;
  *
  * <p>{@link #query()} sends no blocking message: it returns the latest state the owner reported and
  * asks for a fresh one in the background (one request at a time), so a loop of queries sees a
- * completion within about one round trip, and sees a new record on the owner the same way. It is
- * false until the owner's first answer arrives.
+ * completion within about one round trip, and sees a new record on the owner the same way. {@code
+ * openEvent} asks the owner once before it returns, so the first query already has a state.
  *
  * <p>Owns: the cached query state, under this object's monitor. Thread-safe.
  */
@@ -51,6 +54,34 @@ final class RemoteEvent implements Event {
     this.accelerator = accelerator;
     this.handle = handle;
     this.owner = owner;
+  }
+
+  /**
+   * Asks the owner once, waiting at most {@code timeout}, whether the event exists, and caches its
+   * state for {@link #query()}.
+   *
+   * @throws IllegalArgumentException if the owner has no such live interprocess event
+   * @throws DeviceExecutionException if the owner does not answer in time or has left
+   */
+  void check(Duration timeout) {
+    long request = requests.incrementAndGet();
+    NodePort.EventState state;
+    try {
+      state =
+          owner
+              .latest(handle, false)
+              .toCompletableFuture()
+              .get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      throw new DeviceExecutionException(
+          "node " + handle.node() + " did not answer within " + timeout + " about " + this);
+    } catch (ExecutionException e) {
+      throw Failures.rethrow(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while opening " + this, e);
+    }
+    observed(request, state.completed());
   }
 
   @Override
