@@ -7,6 +7,9 @@ import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
  * Follows the Receptionist's listing of gateways and keeps {@link Nodes} up to date: a newly listed
@@ -20,18 +23,32 @@ final class Directory {
   private record Listed(Receptionist.Listing listing)
       implements NoSerializationVerificationNeeded {}
 
+  private record Downed(ClusterEvent.MemberDowned event)
+      implements NoSerializationVerificationNeeded {}
+
   static Behavior<Object> create(Nodes nodes, ActorRef<GatewayProtocol.Command> localGateway) {
     return Behaviors.setup(
         context -> {
           ActorRef<Receptionist.Listing> adapter =
               context.messageAdapter(Receptionist.Listing.class, Listed::new);
           context.getSystem().receptionist().tell(Receptionist.subscribe(NodeGateway.KEY, adapter));
+          ActorRef<ClusterEvent.MemberDowned> downs =
+              context.messageAdapter(ClusterEvent.MemberDowned.class, Downed::new);
+          Cluster.get(context.getSystem())
+              .subscriptions()
+              .tell(Subscribe.create(downs, ClusterEvent.MemberDowned.class));
           Set<String> listed = new HashSet<>();
           return Behaviors.receive(Object.class)
               .onMessage(
                   Listed.class,
                   message -> {
                     onListing(nodes, localGateway, listed, message.listing());
+                    return Behaviors.same();
+                  })
+              .onMessage(
+                  Downed.class,
+                  message -> {
+                    nodes.downed(message.event().member().address().toString());
                     return Behaviors.same();
                   })
               .build();

@@ -44,6 +44,9 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
   /** Sends a command that has no answer. */
   record Tell(GatewayProtocol.Command command) implements Command {}
 
+  /** The node is gone for a reason learned elsewhere (it was downed): fail everything now. */
+  record Gone(String why) implements Command {}
+
   private record Replied(GatewayProtocol.Reply reply) implements Command {}
 
   static Behavior<Command> create(
@@ -78,7 +81,10 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
         .onMessage(Ask.class, this::onAsk)
         .onMessage(Tell.class, this::onTell)
         .onMessage(Replied.class, this::onReplied)
-        .onSignal(Terminated.class, signal -> onGatewayGone())
+        .onMessage(Gone.class, gone -> onGone(gone.why()))
+        .onSignal(
+            Terminated.class,
+            signal -> onGone("it was removed (left or downed) or its OpenAccel gateway stopped"))
         .onSignal(PostStop.class, signal -> onStopped())
         .build();
   }
@@ -109,8 +115,11 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
     return this;
   }
 
-  private Behavior<Command> onGatewayGone() {
-    gone = "it was removed (left or downed) or its OpenAccel gateway stopped";
+  private Behavior<Command> onGone(String why) {
+    if (gone != null) {
+      return this;
+    }
+    gone = why;
     getContext()
         .getLog()
         .info("node {} is gone; failing {} pending requests", node, pending.size());

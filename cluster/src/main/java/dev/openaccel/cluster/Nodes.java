@@ -89,6 +89,17 @@ final class Nodes {
     }
   }
 
+  /**
+   * {@code node} was downed: a final decision, so its waiters fail now rather than when it is
+   * removed, which takes until the others see it unreachable.
+   */
+  void downed(String node) {
+    if (ports.get(node) instanceof RemotePort remote) {
+      remote.gone("it was downed");
+    }
+    left(node);
+  }
+
   /** Waits until at least {@code count} nodes (this one included) are known with their devices. */
   synchronized boolean awaitMembers(int count, Duration timeout) throws InterruptedException {
     long deadline = System.nanoTime() + timeout.toNanos();

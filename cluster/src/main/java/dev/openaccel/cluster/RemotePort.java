@@ -143,6 +143,11 @@ final class RemotePort implements NodePort {
         });
   }
 
+  /** Fails everything pending on this node, and all later requests, with {@code why}. */
+  void gone(String why) {
+    link.tell(new NodeLink.Gone(why));
+  }
+
   private void tell(GatewayProtocol.Command command) {
     link.tell(new NodeLink.Tell(command));
   }
