@@ -181,6 +181,14 @@ public final class ClusterAccelerator implements Extension {
     active().port(Objects.requireNonNull(buffer, "buffer").node()).free(buffer.bufferId());
   }
 
+  /**
+   * Closes, on its node, an interprocess event that {@link RemoteStream#recordEvent()} created: its
+   * id is released once nothing waits for it any more. Opened views of it then fail to wait.
+   */
+  public void closeEvent(EventHandle handle) {
+    active().port(Objects.requireNonNull(handle, "handle").node()).closeEvent(handle.eventId());
+  }
+
   /** The event behind {@code handle}, of this node or another: {@code Accelerator.openEvent}. */
   public Event openEvent(EventHandle handle) {
     active();

@@ -10,6 +10,8 @@ import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Subscribe;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Follows the Receptionist's listing of gateways and keeps {@link Nodes} up to date: a newly listed
@@ -18,6 +20,8 @@ import org.apache.pekko.cluster.typed.Subscribe;
  * <p>Owns: the set of nodes it has seen listed.
  */
 final class Directory {
+  private static final Logger log = LoggerFactory.getLogger(Directory.class);
+
   private Directory() {}
 
   private record Listed(Receptionist.Listing listing)
@@ -37,7 +41,7 @@ final class Directory {
           Cluster.get(context.getSystem())
               .subscriptions()
               .tell(Subscribe.create(downs, ClusterEvent.MemberDowned.class));
-          Set<String> listed = new HashSet<>();
+          Set<ActorRef<GatewayProtocol.Command>> listed = new HashSet<>();
           return Behaviors.receive(Object.class)
               .onMessage(
                   Listed.class,
@@ -58,16 +62,14 @@ final class Directory {
   private static void onListing(
       Nodes nodes,
       ActorRef<GatewayProtocol.Command> localGateway,
-      Set<String> listed,
+      Set<ActorRef<GatewayProtocol.Command>> listed,
       Receptionist.Listing listing) {
-    Set<String> now = new HashSet<>();
-    for (ActorRef<GatewayProtocol.Command> gateway : listing.getServiceInstances(NodeGateway.KEY)) {
-      if (gateway.equals(localGateway)) {
-        continue;
-      }
-      String node = gateway.path().address().toString();
-      now.add(node);
-      if (listed.add(node)) {
+    Set<ActorRef<GatewayProtocol.Command>> now =
+        new HashSet<>(listing.getServiceInstances(NodeGateway.KEY));
+    now.remove(localGateway);
+    for (ActorRef<GatewayProtocol.Command> gateway : now) {
+      if (listed.add(gateway)) {
+        String node = gateway.path().address().toString();
         nodes
             .port(node, gateway)
             .describe()
@@ -75,14 +77,16 @@ final class Directory {
                 (devices, failure) -> {
                   if (failure == null) {
                     nodes.described(node, devices);
+                  } else {
+                    log.warn("node {} did not describe its devices: {}", node, failure.toString());
                   }
                 });
       }
     }
-    for (String node : Set.copyOf(listed)) {
-      if (!now.contains(node)) {
-        listed.remove(node);
-        nodes.unlisted(node);
+    for (ActorRef<GatewayProtocol.Command> gateway : Set.copyOf(listed)) {
+      if (!now.contains(gateway)) {
+        listed.remove(gateway);
+        nodes.unlisted(gateway.path().address().toString());
       }
     }
   }

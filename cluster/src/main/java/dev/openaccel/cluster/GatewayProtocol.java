@@ -44,6 +44,8 @@ final class GatewayProtocol {
 
   record Wait(Device device, long streamId, EventHandle handle) implements Command {}
 
+  record CloseEvent(long eventId) implements Command {}
+
   record Synchronize(long requestId, Device device, long streamId, ActorRef<Reply> replyTo)
       implements Command {}
 

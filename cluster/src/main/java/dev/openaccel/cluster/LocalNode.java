@@ -117,11 +117,23 @@ final class LocalNode {
    */
   void waitEvent(Device device, long streamId, EventHandle handle) {
     Stream stream = stream(device, streamId);
-    Event event =
-        handle.node().equals(node)
-            ? accelerator.openEvent(handle)
-            : new RemoteEvent(accelerator, handle, ports.apply(handle.node()));
-    event.block(stream);
+    try {
+      Event event =
+          handle.node().equals(node)
+              ? accelerator.openEvent(handle)
+              : new RemoteEvent(accelerator, handle, ports.apply(handle.node()));
+      event.block(stream);
+    } catch (RuntimeException misuse) {
+      failOn(stream, "wait for event " + handle.eventId(), misuse);
+    }
+  }
+
+  /** Closes an interprocess event created through the cluster here; unknown ids are ignored. */
+  void closeEvent(long eventId) {
+    Event event = events.remove(eventId);
+    if (event != null) {
+      event.close();
+    }
   }
 
   CompletionStage<Void> synchronize(Device device, long streamId) {

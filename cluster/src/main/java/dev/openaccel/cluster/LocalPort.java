@@ -55,6 +55,11 @@ final class LocalPort implements NodePort {
   }
 
   @Override
+  public void closeEvent(long eventId) {
+    local.closeEvent(eventId);
+  }
+
+  @Override
   public CompletionStage<Long> allocate(Device device, long bytes) {
     return call(() -> local.allocate(device, bytes));
   }

@@ -55,6 +55,7 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
         .onMessage(GatewayProtocol.Launch.class, this::onLaunch)
         .onMessage(GatewayProtocol.Record.class, this::onRecord)
         .onMessage(GatewayProtocol.Wait.class, this::onWait)
+        .onMessage(GatewayProtocol.CloseEvent.class, this::onCloseEvent)
         .onMessage(GatewayProtocol.Synchronize.class, this::onSynchronize)
         .onMessage(GatewayProtocol.Allocate.class, this::onAllocate)
         .onMessage(GatewayProtocol.Free.class, this::onFree)
@@ -102,6 +103,11 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
 
   private Behavior<GatewayProtocol.Command> onWait(GatewayProtocol.Wait m) {
     local.waitEvent(m.device(), m.streamId(), m.handle());
+    return this;
+  }
+
+  private Behavior<GatewayProtocol.Command> onCloseEvent(GatewayProtocol.CloseEvent m) {
+    local.closeEvent(m.eventId());
     return this;
   }
 

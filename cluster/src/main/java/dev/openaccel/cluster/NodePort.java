@@ -32,6 +32,8 @@ interface NodePort {
 
   CompletionStage<Void> synchronize(Device device, long streamId);
 
+  void closeEvent(long eventId);
+
   CompletionStage<Long> allocate(Device device, long bytes);
 
   void free(long bufferId);

@@ -4,7 +4,6 @@ import dev.openaccel.runtime.Device;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
-import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -19,9 +18,10 @@ import org.apache.pekko.actor.typed.Props;
  * known only from an event handle), and the devices of the nodes whose gateways the Receptionist
  * lists. Internal.
  *
- * <p>Owns: the port table (a port, once made, stays: the port of a node that left fails every
- * request at once) and the member table, written by the {@link Directory} actor and by links that
- * see their node go. Thread-safe; {@link #awaitMembers} waits on this object's monitor.
+ * <p>Owns: the port table (the port of a node that left fails every request at once, and is
+ * replaced when the node comes back) and the member table, written by the {@link Directory} actor
+ * and by links that see their node go. Thread-safe; {@link #awaitMembers} waits on this object's
+ * monitor.
  */
 final class Nodes {
   private final ActorSystem<?> system;
@@ -29,7 +29,6 @@ final class Nodes {
   private final NodePort local;
   private final Duration controlTimeout;
   private final Map<String, NodePort> ports = new ConcurrentHashMap<>();
-  private final Set<String> gone = ConcurrentHashMap.newKeySet();
   private final AtomicLong links = new AtomicLong();
   private volatile SortedMap<String, List<Device>> members = new TreeMap<>();
 
@@ -70,9 +69,6 @@ final class Nodes {
   }
 
   synchronized void described(String node, List<Device> devices) {
-    if (gone.contains(node)) {
-      return;
-    }
     TreeMap<String, List<Device>> next = new TreeMap<>(members);
     next.put(node, List.copyOf(devices));
     members = next;
@@ -122,8 +118,12 @@ final class Nodes {
     return new RemotePort(node, link, controlTimeout);
   }
 
+  /**
+   * {@code node} is gone: its port keeps failing for those who hold it, and a node that comes back
+   * at the same address (a new incarnation) gets a new port when the Receptionist lists it.
+   */
   private void left(String node) {
-    gone.add(node);
+    ports.remove(node);
     unlisted(node);
   }
 }

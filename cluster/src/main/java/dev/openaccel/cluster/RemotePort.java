@@ -77,6 +77,11 @@ final class RemotePort implements NodePort {
   }
 
   @Override
+  public void closeEvent(long eventId) {
+    tell(new GatewayProtocol.CloseEvent(eventId));
+  }
+
+  @Override
   public CompletionStage<Long> allocate(Device device, long bytes) {
     return control(
         "allocate",

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.EventHandle;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -182,5 +183,51 @@ class RemoteStreamTest {
         assertThrows(
             DeviceExecutionException.class, () -> stream.synchronize(Duration.ofSeconds(10)));
     assertTrue(e.getMessage().contains("unknown or was freed"), e.getMessage());
+  }
+
+  @Test
+  void aClosedClusterEventCanNoLongerBeOpened() {
+    RemoteStream stream = client.newStream(cluster.device(1, 0));
+    EventHandle handle = stream.recordEvent();
+    assertTrue(client.openEvent(handle).synchronize(Duration.ofSeconds(10)));
+    client.closeEvent(handle);
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> client.openEvent(handle));
+    assertTrue(e.getMessage().contains("no live interprocess"), e.getMessage());
+  }
+
+  @Test
+  void waitingForAnUnknownEventFailsTheStreamsNextSynchronize() {
+    RemoteStream stream = client.newStream(cluster.device(1, 0));
+    EventHandle bogus =
+        new EventHandle(stream.device().device().type(), 0, 424_242, cluster.node(1).selfNode());
+    stream.waitEvent(bogus);
+    DeviceExecutionException e =
+        assertThrows(
+            DeviceExecutionException.class, () -> stream.synchronize(Duration.ofSeconds(10)));
+    assertTrue(e.getMessage().contains("no live interprocess"), e.getMessage());
+  }
+
+  @Test
+  void reRecordingAClusterEventOfAnotherNodeIsRejected() {
+    RemoteStream stream = client.newStream(cluster.device(1, 0));
+    EventHandle local = client.newStream(cluster.device(0, 0)).recordEvent();
+    IllegalArgumentException e =
+        assertThrows(IllegalArgumentException.class, () -> stream.recordEvent(local));
+    assertTrue(e.getMessage().contains("not to this stream's device"), e.getMessage());
+  }
+
+  @Test
+  void reRecordingAClusterEventFollowsTheNewRecord() {
+    RemoteStream stream = client.newStream(cluster.device(1, 0));
+    EventHandle handle = stream.recordEvent();
+    var opened = client.openEvent(handle);
+    assertTrue(opened.synchronize(Duration.ofSeconds(10)));
+    CountDownLatch gate = TestKernels.gate("re-record");
+    stream.launch("gate", text("re-record"));
+    assertEquals(handle, stream.recordEvent(handle));
+    assertFalse(opened.synchronize(Duration.ofMillis(200)));
+    gate.countDown();
+    assertTrue(opened.synchronize(Duration.ofSeconds(10)));
   }
 }

@@ -71,6 +71,7 @@ class SerializationTest {
             new GatewayProtocol.NewStream(2, DEVICE, 1, replyTo),
             new GatewayProtocol.Record(3, DEVICE, 65, 0, replyTo),
             new GatewayProtocol.Wait(DEVICE, 65, handle),
+            new GatewayProtocol.CloseEvent(42),
             new GatewayProtocol.Synchronize(4, DEVICE, 65, replyTo),
             new GatewayProtocol.Allocate(5, DEVICE, 64, replyTo),
             new GatewayProtocol.Free(7),
