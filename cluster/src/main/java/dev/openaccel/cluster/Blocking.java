@@ -1,0 +1,47 @@
+package dev.openaccel.cluster;
+
+import dev.openaccel.runtime.internal.AcceleratorThread;
+import java.time.Duration;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+
+/** Host-side waits on stages, with the runtime's rules for blocking calls. Internal. */
+final class Blocking {
+  private Blocking() {}
+
+  /**
+   * The stage's value; its failure is thrown as the unchecked exception it carries.
+   *
+   * @throws IllegalStateException containing "blocking call on an actor thread" on a device thread
+   */
+  static <T> T await(CompletionStage<T> stage, String call, String alternative) {
+    AcceleratorThread.checkMayBlock(call, alternative);
+    try {
+      return stage.toCompletableFuture().get();
+    } catch (ExecutionException e) {
+      throw Failures.rethrow(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted in " + call, e);
+    }
+  }
+
+  /** Like {@link #await}, but false if {@code timeout} passes first. */
+  static boolean await(
+      CompletionStage<?> stage, Duration timeout, String call, String alternative) {
+    AcceleratorThread.checkMayBlock(call, alternative);
+    try {
+      stage.toCompletableFuture().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+      return true;
+    } catch (TimeoutException e) {
+      return false;
+    } catch (ExecutionException e) {
+      throw Failures.rethrow(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted in " + call, e);
+    }
+  }
+}

@@ -1,0 +1,93 @@
+package dev.openaccel.cluster;
+
+import java.util.HashSet;
+import java.util.Set;
+import org.apache.pekko.actor.NoSerializationVerificationNeeded;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.receptionist.Receptionist;
+import org.apache.pekko.cluster.ClusterEvent;
+import org.apache.pekko.cluster.typed.Cluster;
+import org.apache.pekko.cluster.typed.Subscribe;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Follows the Receptionist's listing of gateways and keeps {@link Nodes} up to date: a newly listed
+ * node is asked once for its devices; an unlisted one is dropped. Internal.
+ *
+ * <p>Owns: the set of nodes it has seen listed.
+ */
+final class Directory {
+  private static final Logger log = LoggerFactory.getLogger(Directory.class);
+
+  private Directory() {}
+
+  private record Listed(Receptionist.Listing listing)
+      implements NoSerializationVerificationNeeded {}
+
+  private record Downed(ClusterEvent.MemberDowned event)
+      implements NoSerializationVerificationNeeded {}
+
+  static Behavior<Object> create(Nodes nodes, ActorRef<GatewayProtocol.Command> localGateway) {
+    return Behaviors.setup(
+        context -> {
+          ActorRef<Receptionist.Listing> adapter =
+              context.messageAdapter(Receptionist.Listing.class, Listed::new);
+          context.getSystem().receptionist().tell(Receptionist.subscribe(NodeGateway.KEY, adapter));
+          ActorRef<ClusterEvent.MemberDowned> downs =
+              context.messageAdapter(ClusterEvent.MemberDowned.class, Downed::new);
+          Cluster.get(context.getSystem())
+              .subscriptions()
+              .tell(Subscribe.create(downs, ClusterEvent.MemberDowned.class));
+          Set<ActorRef<GatewayProtocol.Command>> listed = new HashSet<>();
+          return Behaviors.receive(Object.class)
+              .onMessage(
+                  Listed.class,
+                  message -> {
+                    onListing(nodes, localGateway, listed, message.listing());
+                    return Behaviors.same();
+                  })
+              .onMessage(
+                  Downed.class,
+                  message -> {
+                    nodes.downed(message.event().member().address().toString());
+                    return Behaviors.same();
+                  })
+              .build();
+        });
+  }
+
+  private static void onListing(
+      Nodes nodes,
+      ActorRef<GatewayProtocol.Command> localGateway,
+      Set<ActorRef<GatewayProtocol.Command>> listed,
+      Receptionist.Listing listing) {
+    Set<ActorRef<GatewayProtocol.Command>> now =
+        new HashSet<>(listing.getServiceInstances(NodeGateway.KEY));
+    now.remove(localGateway);
+    for (ActorRef<GatewayProtocol.Command> gateway : now) {
+      if (listed.add(gateway)) {
+        String node = gateway.path().address().toString();
+        nodes
+            .port(node, gateway)
+            .describe()
+            .whenComplete(
+                (devices, failure) -> {
+                  if (failure == null) {
+                    nodes.described(node, devices);
+                  } else {
+                    log.warn("node {} did not describe its devices: {}", node, failure.toString());
+                  }
+                });
+      }
+    }
+    for (ActorRef<GatewayProtocol.Command> gateway : Set.copyOf(listed)) {
+      if (!now.contains(gateway)) {
+        listed.remove(gateway);
+        nodes.unlisted(gateway.path().address().toString());
+      }
+    }
+  }
+}

@@ -1,0 +1,125 @@
+package dev.openaccel.cluster;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.EventHandle;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
+
+/**
+ * The local node as a {@link NodePort}: direct calls into {@link LocalNode}, no messages. Misuse
+ * found here fails the returned stage, as it would for another node. Internal; thread-safe.
+ */
+final class LocalPort implements NodePort {
+  private final LocalNode local;
+
+  LocalPort(LocalNode local) {
+    this.local = local;
+  }
+
+  @Override
+  public String node() {
+    return local.node();
+  }
+
+  @Override
+  public CompletionStage<List<Device>> describe() {
+    return call(local::devices);
+  }
+
+  @Override
+  public CompletionStage<Long> newStream(Device device, int priority) {
+    return call(() -> local.newStream(device, priority));
+  }
+
+  @Override
+  public void launch(Device device, long streamId, String kernel, byte[] args, List<Long> buffers) {
+    local.launch(device, streamId, kernel, args, buffers);
+  }
+
+  @Override
+  public CompletionStage<EventHandle> record(Device device, long streamId, long eventId) {
+    return call(() -> local.record(device, streamId, eventId));
+  }
+
+  @Override
+  public void waitEvent(Device device, long streamId, EventHandle handle) {
+    local.waitEvent(device, streamId, handle);
+  }
+
+  @Override
+  public CompletionStage<Void> synchronize(Device device, long streamId) {
+    return compose(() -> local.synchronize(device, streamId));
+  }
+
+  @Override
+  public void closeEvent(long eventId) {
+    local.closeEvent(eventId);
+  }
+
+  @Override
+  public CompletionStage<Long> allocate(Device device, long bytes) {
+    return call(() -> local.allocate(device, bytes));
+  }
+
+  @Override
+  public void free(long bufferId) {
+    local.free(bufferId);
+  }
+
+  @Override
+  public void write(Device device, long streamId, long bufferId, int offset, byte[] bytes) {
+    local.write(device, streamId, bufferId, offset, bytes);
+  }
+
+  @Override
+  public CompletionStage<byte[]> read(
+      Device device, long streamId, long bufferId, int offset, int length) {
+    return compose(() -> local.read(device, streamId, bufferId, offset, length));
+  }
+
+  @Override
+  public void copy(Device device, long streamId, RemoteBuffer src, RemoteBuffer dst) {
+    local.copy(device, streamId, src, dst);
+  }
+
+  @Override
+  public CompletionStage<byte[]> fetch(long bufferId, int offset, int length) {
+    return compose(() -> local.fetch(bufferId, offset, length));
+  }
+
+  @Override
+  public CompletionStage<Void> store(long bufferId, int offset, byte[] bytes) {
+    return compose(() -> local.store(bufferId, offset, bytes));
+  }
+
+  @Override
+  public CompletionStage<EventState> latest(EventHandle handle, boolean await) {
+    return compose(
+        () -> {
+          Event view = local.openLocal(handle);
+          if (!await) {
+            return CompletableFuture.completedStage(new EventState(0, view.query(), 0));
+          }
+          return view.completion().thenApply(ok -> new EventState(0, true, System.nanoTime()));
+        });
+  }
+
+  private static <T> CompletionStage<T> call(Supplier<T> body) {
+    try {
+      return CompletableFuture.completedStage(body.get());
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedStage(e);
+    }
+  }
+
+  private static <T> CompletionStage<T> compose(Supplier<CompletionStage<T>> body) {
+    try {
+      return body.get();
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedStage(e);
+    }
+  }
+}

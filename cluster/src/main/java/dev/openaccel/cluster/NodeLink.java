@@ -1,0 +1,145 @@
+package dev.openaccel.cluster;
+
+import dev.openaccel.runtime.DeviceExecutionException;
+import java.util.HashMap;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.function.Consumer;
+import org.apache.pekko.actor.NoSerializationVerificationNeeded;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.Terminated;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+
+/**
+ * This node's single channel to one other node's {@link NodeGateway}. Internal.
+ *
+ * <p>Ordering point: every request this node sends to that node passes through this one actor. Its
+ * mailbox orders the callers' requests (a caller's own requests stay in its call order), and Pekko
+ * keeps the order of messages between one sender and one receiver, so the gateway handles them in
+ * that order too. That is what keeps the commands for one remote stream in order.
+ *
+ * <p>Owns: the pending requests (id to future) and whether the node is gone. It watches the
+ * gateway: when the node leaves the cluster or is downed (or the gateway stops), every pending
+ * request fails with a {@link dev.openaccel.runtime.DeviceExecutionException} naming the node, and
+ * later requests fail at once. It stays alive in that state, so late callers never hang.
+ */
+final class NodeLink extends AbstractBehavior<NodeLink.Command> {
+
+  sealed interface Command extends NoSerializationVerificationNeeded {}
+
+  /** Builds the request to send, given the id and reply address this link chose for it. */
+  @FunctionalInterface
+  interface Request {
+    GatewayProtocol.Command build(long requestId, ActorRef<GatewayProtocol.Reply> replyTo);
+  }
+
+  /** Sends a request; {@code reply} completes with the answer, or fails if the node is gone. */
+  record Ask(Request request, CompletableFuture<GatewayProtocol.Reply> reply) implements Command {}
+
+  /** Sends a command that has no answer. */
+  record Tell(GatewayProtocol.Command command) implements Command {}
+
+  /** The node is gone for a reason learned elsewhere (it was downed): fail everything now. */
+  record Gone(String why) implements Command {}
+
+  private record Replied(GatewayProtocol.Reply reply) implements Command {}
+
+  static Behavior<Command> create(
+      String node, ActorRef<GatewayProtocol.Command> gateway, Consumer<String> onLeft) {
+    return Behaviors.setup(context -> new NodeLink(context, node, gateway, onLeft));
+  }
+
+  private final String node;
+  private final ActorRef<GatewayProtocol.Command> gateway;
+  private final Consumer<String> onLeft;
+  private final ActorRef<GatewayProtocol.Reply> replies;
+  private final Map<Long, CompletableFuture<GatewayProtocol.Reply>> pending = new HashMap<>();
+  private long nextId;
+  private String gone;
+
+  private NodeLink(
+      ActorContext<Command> context,
+      String node,
+      ActorRef<GatewayProtocol.Command> gateway,
+      Consumer<String> onLeft) {
+    super(context);
+    this.node = node;
+    this.gateway = gateway;
+    this.onLeft = onLeft;
+    this.replies = context.messageAdapter(GatewayProtocol.Reply.class, Replied::new);
+    context.watch(gateway);
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessage(Ask.class, this::onAsk)
+        .onMessage(Tell.class, this::onTell)
+        .onMessage(Replied.class, this::onReplied)
+        .onMessage(Gone.class, gone -> onGone(gone.why()))
+        .onSignal(
+            Terminated.class,
+            signal -> onGone("it was removed (left or downed) or its OpenAccel gateway stopped"))
+        .onSignal(PostStop.class, signal -> onStopped())
+        .build();
+  }
+
+  private Behavior<Command> onAsk(Ask ask) {
+    if (gone != null) {
+      ask.reply().completeExceptionally(Failures.nodeLeft(node, gone));
+      return this;
+    }
+    long id = ++nextId;
+    pending.put(id, ask.reply());
+    gateway.tell(ask.request().build(id, replies));
+    return this;
+  }
+
+  private Behavior<Command> onTell(Tell tell) {
+    if (gone == null) {
+      gateway.tell(tell.command());
+    }
+    return this;
+  }
+
+  private Behavior<Command> onReplied(Replied replied) {
+    CompletableFuture<GatewayProtocol.Reply> waiting = pending.remove(replied.reply().requestId());
+    if (waiting != null) {
+      waiting.complete(replied.reply());
+    }
+    return this;
+  }
+
+  private Behavior<Command> onGone(String why) {
+    if (gone != null) {
+      return this;
+    }
+    gone = why;
+    getContext()
+        .getLog()
+        .info("node {} is gone; failing {} pending requests", node, pending.size());
+    failAll(Failures.nodeLeft(node, gone));
+    onLeft.accept(node);
+    return this;
+  }
+
+  private Behavior<Command> onStopped() {
+    failAll(
+        new DeviceExecutionException(
+            "the link to node "
+                + node
+                + " stopped with its actor system "
+                + getContext().getSystem().address()));
+    return this;
+  }
+
+  private void failAll(RuntimeException failure) {
+    pending.values().forEach(waiting -> waiting.completeExceptionally(failure));
+    pending.clear();
+  }
+}

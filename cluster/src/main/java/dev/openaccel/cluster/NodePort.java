@@ -1,0 +1,59 @@
+package dev.openaccel.cluster;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.EventHandle;
+import java.util.List;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The operations one node offers the others: implemented in-process for the local node ({@link
+ * LocalPort}) and by messages through a {@link NodeLink} for the others ({@link RemotePort}).
+ * Internal.
+ *
+ * <p>Ordering: the operations on one stream take effect on the owner in the order they were called
+ * here, for callers that are ordered among themselves (one thread, or one actor). Methods without a
+ * result are fire-and-forget; a failure they cause surfaces at the stream's next synchronization.
+ * Stages fail with the owner's exception type; a node that leaves fails them with a {@link
+ * dev.openaccel.runtime.DeviceExecutionException} naming it.
+ */
+interface NodePort {
+
+  String node();
+
+  CompletionStage<List<Device>> describe();
+
+  CompletionStage<Long> newStream(Device device, int priority);
+
+  void launch(Device device, long streamId, String kernel, byte[] args, List<Long> buffers);
+
+  CompletionStage<EventHandle> record(Device device, long streamId, long eventId);
+
+  void waitEvent(Device device, long streamId, EventHandle handle);
+
+  CompletionStage<Void> synchronize(Device device, long streamId);
+
+  void closeEvent(long eventId);
+
+  CompletionStage<Long> allocate(Device device, long bytes);
+
+  void free(long bufferId);
+
+  void write(Device device, long streamId, long bufferId, int offset, byte[] bytes);
+
+  CompletionStage<byte[]> read(Device device, long streamId, long bufferId, int offset, int length);
+
+  void copy(Device device, long streamId, RemoteBuffer src, RemoteBuffer dst);
+
+  CompletionStage<byte[]> fetch(long bufferId, int offset, int length);
+
+  CompletionStage<Void> store(long bufferId, int offset, byte[] bytes);
+
+  /**
+   * The owner's latest record of the event, as of when the owner handles the request; with {@code
+   * await}, the stage completes when that record completes, exceptionally if it failed.
+   */
+  CompletionStage<EventState> latest(EventHandle handle, boolean await);
+
+  /** What the owner said about an event's latest record. */
+  record EventState(long generation, boolean completed, long completedAtNanos) {}
+}

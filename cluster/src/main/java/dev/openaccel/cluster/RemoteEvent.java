@@ -1,0 +1,315 @@
+package dev.openaccel.cluster;
+
+import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.EventHandle;
+import dev.openaccel.runtime.EventOptions;
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.actor.EventSignal;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicLong;
+import org.apache.pekko.actor.typed.ActorRef;
+
+/**
+ * An interprocess event of another node, opened here with {@code Accelerator.openEvent}: it follows
+ * the owner's records. Internal; users see it as an {@link Event}.
+ *
+ * <p>{@link #block}, {@link #synchronize}, {@link #completion} and {@link #subscribe} each ask the
+ * owner for its latest record at the time the owner handles the request, and complete with that
+ * record. Since the request leaves after the call, and the owner handles it after everything the
+ * owner did before sending us anything, a record the owner made before sending a message that
+ * reached this node before the call is never missed (the generation seen is that one or newer).
+ *
+ * <p>{@link #query()} sends no blocking message: it returns the latest state the owner reported and
+ * asks for a fresh one in the background (one request at a time), so a loop of queries sees a
+ * completion within about one round trip, and sees a new record on the owner the same way. {@code
+ * openEvent} asks the owner once before it returns, so the first query already has a state.
+ *
+ * <p>Owns: the cached query state, under this object's monitor. Thread-safe.
+ */
+final class RemoteEvent implements Event {
+  private static final EventOptions OPTIONS = EventOptions.defaults().withInterprocess(true);
+
+  private final Accelerator accelerator;
+  private final EventHandle handle;
+  private final NodePort owner;
+  private final AtomicLong requests = new AtomicLong();
+  private final AtomicBoolean probing = new AtomicBoolean();
+  private long answered; // the request number of the cached state; guarded by this
+  private boolean completed; // guarded by this
+  private volatile boolean closed;
+
+  RemoteEvent(Accelerator accelerator, EventHandle handle, NodePort owner) {
+    this.accelerator = accelerator;
+    this.handle = handle;
+    this.owner = owner;
+  }
+
+  /**
+   * Asks the owner once, waiting at most {@code timeout}, whether the event exists, and caches its
+   * state for {@link #query()}.
+   *
+   * @throws IllegalArgumentException if the owner has no such live interprocess event
+   * @throws DeviceExecutionException if the owner does not answer in time or has left
+   */
+  void check(Duration timeout) {
+    long request = requests.incrementAndGet();
+    NodePort.EventState state;
+    try {
+      state =
+          owner
+              .latest(handle, false)
+              .toCompletableFuture()
+              .get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+    } catch (TimeoutException e) {
+      throw new DeviceExecutionException(
+          "node " + handle.node() + " did not answer within " + timeout + " about " + this);
+    } catch (ExecutionException e) {
+      throw Failures.rethrow(e);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException("interrupted while opening " + this, e);
+    }
+    observed(request, state.completed());
+  }
+
+  @Override
+  public DeviceType deviceType() {
+    return handle.deviceType();
+  }
+
+  /** The device on the owner node. */
+  @Override
+  public Optional<Device> device() {
+    return Optional.of(Device.of(handle.deviceType(), handle.deviceIndex()));
+  }
+
+  @Override
+  public int deviceIndex() {
+    return handle.deviceIndex();
+  }
+
+  @Override
+  public long id() {
+    return handle.eventId();
+  }
+
+  @Override
+  public EventOptions options() {
+    return OPTIONS;
+  }
+
+  @Override
+  public boolean isCreated() {
+    return !closed;
+  }
+
+  @Override
+  public boolean wasRecorded() {
+    return true;
+  }
+
+  @Override
+  public void record() {
+    throw notHere("record");
+  }
+
+  @Override
+  public void record(Stream stream) {
+    throw notHere("record");
+  }
+
+  @Override
+  public void recordOnce(Stream stream) {
+    throw notHere("recordOnce");
+  }
+
+  @Override
+  public void block(Stream stream) {
+    Objects.requireNonNull(stream, "stream");
+    checkOpen("block");
+    if (!stream.deviceType().equals(deviceType())) {
+      throw new IllegalArgumentException(
+          "Event device type "
+              + deviceType()
+              + " does not match blocking stream's device type "
+              + stream.deviceType()
+              + ".");
+    }
+    accelerator.guardImpl(stream.deviceType()).blockOn(stream, latest());
+  }
+
+  @Override
+  public void block() {
+    block(accelerator.currentStream(accelerator.currentDevice(deviceType())));
+  }
+
+  @Override
+  public boolean query() {
+    checkOpen("query");
+    if (probing.compareAndSet(false, true)) {
+      long request = requests.incrementAndGet();
+      owner
+          .latest(handle, false)
+          .whenComplete(
+              (state, failure) -> {
+                observed(request, failure != null || state.completed());
+                probing.set(false);
+              });
+    }
+    synchronized (this) {
+      return completed;
+    }
+  }
+
+  @Override
+  public void synchronize() {
+    checkOpen("synchronize");
+    Blocking.await(latest(), "Event.synchronize()", "Event.completion()");
+  }
+
+  @Override
+  public boolean synchronize(Duration timeout) {
+    Objects.requireNonNull(timeout, "timeout");
+    checkOpen("synchronize");
+    return Blocking.await(latest(), timeout, "Event.synchronize(timeout)", "Event.completion()");
+  }
+
+  @Override
+  public CompletionStage<Void> completion() {
+    checkOpen("completion");
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    latest()
+        .whenComplete(
+            (state, failure) -> {
+              if (failure == null) {
+                done.complete(null);
+              } else {
+                done.completeExceptionally(failure);
+              }
+            });
+    return done;
+  }
+
+  @Override
+  public double elapsedTime(Event end) {
+    Objects.requireNonNull(end, "end");
+    if (!deviceType().equals(end.deviceType())) {
+      throw new IllegalArgumentException(
+          "Event device type "
+              + deviceType()
+              + " does not match other's device type "
+              + end.deviceType()
+              + ".");
+    }
+    throw new IllegalArgumentException(
+        "Both events must be created with enable_timing to calculate elapsed time (an interprocess"
+            + " event has no timing: "
+            + OPTIONS
+            + ")");
+  }
+
+  @Override
+  public Duration elapsed(Event end) {
+    return Duration.ofNanos(Math.round(elapsedTime(end) * 1_000_000.0));
+  }
+
+  @Override
+  public EventHandle handle() {
+    checkOpen("handle");
+    return handle;
+  }
+
+  @Override
+  public void subscribe(ActorRef<EventSignal> subscriber) {
+    Objects.requireNonNull(subscriber, "subscriber must not be null");
+    checkOpen("subscribe");
+    owner
+        .latest(handle, true)
+        .whenComplete(
+            (state, failure) ->
+                subscriber.tell(
+                    failure == null
+                        ? new EventSignal.Completed(
+                            handle.eventId(), state.generation(), state.completedAtNanos())
+                        : new EventSignal.Failed(handle.eventId(), 0, asFailure(failure))));
+  }
+
+  @Override
+  public void close() {
+    closed = true;
+  }
+
+  /** The owner's latest record's completion, fed into the query cache. */
+  private CompletableFuture<NodePort.EventState> latest() {
+    long request = requests.incrementAndGet();
+    CompletableFuture<NodePort.EventState> result = new CompletableFuture<>();
+    owner
+        .latest(handle, true)
+        .whenComplete(
+            (state, failure) -> {
+              observed(request, true);
+              if (failure == null) {
+                result.complete(state);
+              } else {
+                result.completeExceptionally(asFailure(failure));
+              }
+            });
+    return result;
+  }
+
+  private synchronized void observed(long request, boolean done) {
+    if (request > answered) {
+      answered = request;
+      completed = done;
+    }
+  }
+
+  private static DeviceExecutionException asFailure(Throwable failure) {
+    Throwable inner = Failures.unwrap(failure);
+    return inner instanceof DeviceExecutionException execution
+        ? execution
+        : new DeviceExecutionException(String.valueOf(inner.getMessage()), inner);
+  }
+
+  private UnsupportedOperationException notHere(String operation) {
+    return new UnsupportedOperationException(
+        "cannot "
+            + operation
+            + " an event opened from another node: record it on its owner "
+            + handle.node()
+            + " ("
+            + this
+            + ")");
+  }
+
+  private void checkOpen(String operation) {
+    if (closed) {
+      throw new IllegalStateException("cannot " + operation + " a closed event (" + this + ")");
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "RemoteEvent(node="
+        + handle.node()
+        + ", device_type="
+        + deviceType()
+        + ", device_index="
+        + deviceIndex()
+        + ", event_id="
+        + id()
+        + ")";
+  }
+}
