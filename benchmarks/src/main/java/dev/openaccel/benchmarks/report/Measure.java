@@ -35,31 +35,31 @@ record Measure(
         name, Map.of("items", String.valueOf(items)), Quantity.TIME, r -> r.nanosPerOp() / items);
   }
 
-  /** The mean over iterations of the secondary metric {@code retainedBytesPerItem}. */
-  static Measure retained(String name, int items) {
+  /** The mean over iterations of the secondary metric {@code metric}, for {@code items}. */
+  static Measure perIteration(String name, int items, String metric, Quantity quantity) {
     return new Measure(
         name,
         Map.of("items", String.valueOf(items)),
-        Quantity.BYTES,
-        r -> secondary(r, "retainedBytesPerItem").stream().mapToDouble(d -> d).average().orElse(0));
+        quantity,
+        r -> secondary(r, metric).stream().mapToDouble(d -> d).average().orElse(0));
   }
 
-  /** Mean error over all iterations: the sum of {@code errorNanosSum} over that of samples. */
-  static Measure meanError(String name) {
+  /** Mean over all iterations: the sum of the {@code sumMetric}s over that of {@code samples}. */
+  static Measure meanOfSamples(String name, String sumMetric) {
     return new Measure(
         name,
         Map.of(),
         Quantity.TIME,
-        r -> sum(secondary(r, "errorNanosSum")) / sum(secondary(r, "samples")));
+        r -> sum(secondary(r, sumMetric)) / sum(secondary(r, "samples")));
   }
 
-  /** Largest {@code errorNanosMax} of any iteration. */
-  static Measure maxError(String name) {
+  /** Largest {@code maxMetric} of any iteration. */
+  static Measure maxOfIterations(String name, String maxMetric) {
     return new Measure(
         name,
         Map.of(),
         Quantity.TIME,
-        r -> secondary(r, "errorNanosMax").stream().mapToDouble(d -> d).max().orElse(0));
+        r -> secondary(r, maxMetric).stream().mapToDouble(d -> d).max().orElse(0));
   }
 
   /** Bytes per second, for a benchmark that moves {@code bytesPerOp} per operation. */
