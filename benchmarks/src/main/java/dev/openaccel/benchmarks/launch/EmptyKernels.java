@@ -10,6 +10,7 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.Props;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -36,6 +37,7 @@ public class EmptyKernels {
   private Accelerator accelerator;
   private Stream stream;
   private ActorRef<CountingActor.Command> counter;
+  private ActorRef<CountingActor.Command> batchedCounter;
   private ExecutorService executor;
 
   @Setup
@@ -43,6 +45,13 @@ public class EmptyKernels {
     accelerator = OpenReg.start();
     stream = accelerator.newStream(OpenReg.device(0));
     counter = accelerator.system().systemActorOf(CountingActor.create(), "counter", Props.empty());
+    batchedCounter =
+        accelerator
+            .system()
+            .systemActorOf(
+                CountingActor.create(),
+                "batched-counter",
+                DispatcherSelector.fromConfig("bench.batched-dispatcher"));
     executor = Executors.newSingleThreadExecutor();
   }
 
@@ -64,12 +73,13 @@ public class EmptyKernels {
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public long pekkoTell() {
-    for (int i = 0; i < BATCH; i++) {
-      counter.tell(CountingActor.Increment.INSTANCE);
-    }
-    CompletableFuture<Long> count = new CompletableFuture<>();
-    counter.tell(new CountingActor.Flush(count));
-    return count.join();
+    return tellAndFlush(counter);
+  }
+
+  @Benchmark
+  @OperationsPerInvocation(BATCH)
+  public long pekkoTellThroughput64() {
+    return tellAndFlush(batchedCounter);
   }
 
   @Benchmark
@@ -79,5 +89,14 @@ public class EmptyKernels {
       executor.execute(OpenReg.EMPTY);
     }
     return executor.submit(() -> null).get();
+  }
+
+  private static long tellAndFlush(ActorRef<CountingActor.Command> actor) {
+    for (int i = 0; i < BATCH; i++) {
+      actor.tell(CountingActor.Increment.INSTANCE);
+    }
+    CompletableFuture<Long> count = new CompletableFuture<>();
+    actor.tell(new CountingActor.Flush(count));
+    return count.join();
   }
 }

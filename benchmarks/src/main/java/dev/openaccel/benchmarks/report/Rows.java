@@ -34,6 +34,12 @@ final class Rows {
             atLeast(12e6, ">= 12 M/s").and(advantageAtLeast(0.7, ">= 0.7x tell"))));
     rows.add(
         new Row(
+            "empty kernels, one stream (vs Pekko tell, 64 messages per turn)",
+            rate("EmptyKernels.streamLaunch"),
+            rate("EmptyKernels.pekkoTellThroughput64"),
+            none()));
+    rows.add(
+        new Row(
             "empty kernels, one stream (vs single-thread executor)",
             rate("EmptyKernels.streamLaunch"),
             rate("EmptyKernels.singleThreadExecutor"),
