@@ -1,0 +1,136 @@
+package dev.openaccel.benchmarks.hop;
+
+import dev.openaccel.benchmarks.support.OpenReg;
+import dev.openaccel.benchmarks.support.Spin;
+import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.Stream;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Level;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Cross-stream dependency latency: stream A's kernel ends, the event recorded after it completes,
+ * and stream B, blocked on that event, starts its next kernel.
+ *
+ * <p>Each invocation is armed beforehand, outside the timing: A runs a gate kernel that spins until
+ * released, the event is recorded behind it, and B has run a kernel and parked on the event. The
+ * timed part releases the gate and spins until B's kernel has started, so it measures the hop plus
+ * two cache-line hand-offs (release to A, B's start to the caller). The baseline builds the same
+ * dependency from {@code CompletableFuture} stages on two single-thread executors.
+ */
+@BenchmarkMode(Mode.SampleTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class CrossStreamHop {
+  /** How long armed invocations wait so that B has surely parked on its wait. */
+  static final long PARK_MARGIN_NANOS = 20_000;
+
+  /** What A and B share: a gate A's kernel holds until released, and B's start flag. */
+  abstract static class Gate {
+    volatile boolean armed;
+    volatile boolean released;
+    volatile boolean started;
+
+    void reset() {
+      armed = false;
+      released = false;
+      started = false;
+    }
+
+    void hold() {
+      armed = true;
+      while (!released) {
+        Thread.onSpinWait();
+      }
+    }
+
+    void hop() {
+      released = true;
+      Spin.until(() -> started, "B's kernel to start");
+    }
+  }
+
+  /** Two OpenReg streams of one device and an event between them. */
+  @State(Scope.Benchmark)
+  public static class Streams extends Gate {
+    private volatile boolean ready;
+    private Accelerator accelerator;
+    private Stream a;
+    private Stream b;
+    private Event event;
+
+    @Setup
+    public void setUp() {
+      accelerator = OpenReg.start();
+      a = accelerator.newStream(OpenReg.device(0));
+      b = accelerator.newStream(OpenReg.device(0));
+      event = accelerator.newEvent();
+    }
+
+    @Setup(Level.Invocation)
+    public void arm() {
+      reset();
+      ready = false;
+      a.launch("gate", this::hold);
+      event.record(a);
+      b.launch("ready", () -> ready = true);
+      b.waitEvent(event);
+      b.launch("next", () -> started = true);
+      Spin.until(() -> armed && ready, "A's gate and B's first kernel");
+      Spin.busyFor(PARK_MARGIN_NANOS);
+    }
+
+    @TearDown
+    public void tearDown() {
+      event.close();
+      accelerator.close();
+    }
+  }
+
+  /** Two single-thread executors and a stage between them. */
+  @State(Scope.Benchmark)
+  public static class Futures extends Gate {
+    private ExecutorService a;
+    private ExecutorService b;
+
+    @Setup
+    public void setUp() {
+      a = Executors.newSingleThreadExecutor();
+      b = Executors.newSingleThreadExecutor();
+    }
+
+    @Setup(Level.Invocation)
+    public void arm() {
+      reset();
+      CompletableFuture.runAsync(this::hold, a).thenRunAsync(() -> started = true, b);
+      Spin.until(() -> armed, "A's gate");
+      Spin.busyFor(PARK_MARGIN_NANOS);
+    }
+
+    @TearDown
+    public void tearDown() {
+      a.shutdownNow();
+      b.shutdownNow();
+    }
+  }
+
+  @Benchmark
+  public void eventHop(Streams streams) {
+    streams.hop();
+  }
+
+  @Benchmark
+  public void futureHop(Futures futures) {
+    futures.hop();
+  }
+}
