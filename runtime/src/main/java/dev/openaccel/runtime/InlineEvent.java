@@ -24,7 +24,7 @@ import org.apache.pekko.actor.typed.ActorRef;
 public class InlineEvent implements Event {
   private static final CompletionStage<Void> NEVER_RECORDED =
       CompletableFuture.completedStage(null);
-  private static final long SPIN_NANOS = 20_000;
+  private static final long SPIN_NANOS = 5_000;
 
   private final DeviceGuardImpl backend;
   private final EventOptions options;
@@ -327,8 +327,8 @@ public class InlineEvent implements Event {
    * Non-blocking events spin briefly before parking the host thread, as CUDA's default events do.
    */
   private void spinUnlessBlocking(BackendEvent created) {
-    if (options.blocking()) {
-      return;
+    if (options.blocking() || backend.queryEvent(created)) {
+      return; // completed work costs no clock read
     }
     long until = System.nanoTime() + SPIN_NANOS;
     while (!backend.queryEvent(created) && System.nanoTime() < until) {

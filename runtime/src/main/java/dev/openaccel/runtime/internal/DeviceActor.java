@@ -15,14 +15,14 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  *
  * <p>Owns: the device's stream actors (as children). Stream ids and the stream registry are handed
  * out synchronously by {@link DeviceStreams}, so that creating a stream never waits for this actor;
- * the actor only gives each new stream its mailbox, and the stream's queue holds work enqueued
- * meanwhile.
+ * the actor gives a stream its mailbox when the stream gets its first work, and the stream's queue
+ * holds that work meanwhile.
  */
 final class DeviceActor extends AbstractBehavior<DeviceActor.Command> {
 
   sealed interface Command {}
 
-  /** Gives {@code core} its actor. */
+  /** Gives {@code core} its actor; sent by the stream's first enqueue. */
   record SpawnStream(StreamCore core, int batch) implements Command {}
 
   /**

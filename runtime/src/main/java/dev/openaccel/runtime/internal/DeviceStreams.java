@@ -18,7 +18,7 @@ import org.apache.pekko.actor.typed.ActorRef;
  * on first use) and exclusive streams (ids from 2P+1). Internal.
  *
  * <p>Owns: stream ids and the registry of the device's streams; both are lock-free and thread-safe,
- * so creating a stream costs a few atomic operations and one message to the {@link DeviceActor}.
+ * so creating a stream costs a few atomic operations; its actor comes with its first work.
  */
 final class DeviceStreams {
   private static final int HIGH_PRIORITY_FACTOR = 4;
@@ -96,14 +96,13 @@ final class DeviceStreams {
   }
 
   private StreamCore create(long id, int priority) {
-    StreamCore core = new StreamCore(engine, device, id, priority);
+    StreamCore core = new StreamCore(engine, actor, device, id, priority, batchFor(priority));
     streams.put(id, core);
     if (engine.tracer().enabled()) {
       engine
           .tracer()
           .publish(new TraceEvent.StreamCreated(device, id, priority, System.nanoTime()));
     }
-    actor.tell(new DeviceActor.SpawnStream(core, batchFor(priority)));
     return core;
   }
 

@@ -13,7 +13,6 @@ import java.nio.ByteBuffer;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
@@ -35,21 +34,37 @@ import org.apache.pekko.actor.typed.ActorRef;
  */
 public final class StreamCore implements StreamOps {
   private static final CompletionStage<Void> IDLE = CompletableFuture.completedStage(null);
+  private static final long IDLE_SPIN_NANOS = 3_000;
 
   private final DeviceEngine engine;
   private final Stream stream;
-  private final ConcurrentLinkedQueue<WorkItem> queue = new ConcurrentLinkedQueue<>();
+  private final MpscQueue<WorkItem> queue = new MpscQueue<>();
   private final AtomicLong enqueued = new AtomicLong();
-  // Starts true: nobody may wake the actor before it exists; it drains once on start.
-  private final AtomicBoolean scheduled = new AtomicBoolean(true);
+  private final AtomicBoolean scheduled = new AtomicBoolean();
+  private final ActorRef<DeviceActor.Command> device;
+  private final int batch;
   private volatile long completed;
   private volatile DeviceExecutionException unreported;
   private volatile ActorRef<StreamActor.Command> actor;
   private volatile DeviceExecutionException terminated;
 
-  StreamCore(DeviceEngine engine, Device device, long id, int priority) {
+  /**
+   * A stream of {@code device}'s actor, which spawns this stream's actor on the first enqueue: a
+   * stream that never gets work never costs an actor.
+   *
+   * @param batch items the stream's actor runs per turn
+   */
+  StreamCore(
+      DeviceEngine engine,
+      ActorRef<DeviceActor.Command> device,
+      Device deviceId,
+      long id,
+      int priority,
+      int batch) {
     this.engine = engine;
-    this.stream = Stream.wrap(device, id, priority, this);
+    this.device = device;
+    this.batch = batch;
+    this.stream = Stream.wrap(deviceId, id, priority, this);
   }
 
   /** The public value for this stream. */
@@ -171,11 +186,25 @@ public final class StreamCore implements StreamOps {
     }
     enqueued.incrementAndGet(); // before the offer, so completed never passes enqueued
     queue.offer(item);
-    if (scheduled.compareAndSet(false, true)) {
-      actor.tell(StreamActor.Drain.INSTANCE);
+    // Read before the CAS: while the actor drains, the flag is set and most enqueues stop here.
+    if (!scheduled.get() && scheduled.compareAndSet(false, true)) {
+      wake();
     }
     if (terminated != null) {
       failQueued(); // lost the race with shutdown: fail what the actor will never see
+    }
+  }
+
+  /**
+   * Wakes the actor; the caller has just set {@code scheduled}. Until the actor exists nobody else
+   * can have set it (only the actor clears it), so a missing actor means this is the first enqueue.
+   */
+  private void wake() {
+    ActorRef<StreamActor.Command> ref = actor;
+    if (ref == null) {
+      device.tell(new DeviceActor.SpawnStream(this, batch)); // the new actor attaches, then drains
+    } else {
+      ref.tell(StreamActor.Drain.INSTANCE);
     }
   }
 
@@ -208,6 +237,14 @@ public final class StreamCore implements StreamOps {
    * @return true if the actor should keep draining
    */
   boolean idleOrContinue() {
+    // A host usually enqueues in bursts: wait a moment for the next item rather than pay a wake-up.
+    long until = System.nanoTime() + IDLE_SPIN_NANOS;
+    while (queue.isEmpty() && System.nanoTime() < until) {
+      Thread.onSpinWait();
+    }
+    if (!queue.isEmpty()) {
+      return true;
+    }
     scheduled.set(false);
     return !queue.isEmpty() && scheduled.compareAndSet(false, true);
   }
