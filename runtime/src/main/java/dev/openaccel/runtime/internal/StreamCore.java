@@ -34,7 +34,6 @@ import org.apache.pekko.actor.typed.ActorRef;
  */
 public final class StreamCore implements StreamOps {
   private static final CompletionStage<Void> IDLE = CompletableFuture.completedStage(null);
-  private static final long IDLE_SPIN_NANOS = 3_000;
 
   private final DeviceEngine engine;
   private final Stream stream;
@@ -237,14 +236,6 @@ public final class StreamCore implements StreamOps {
    * @return true if the actor should keep draining
    */
   boolean idleOrContinue() {
-    // A host usually enqueues in bursts: wait a moment for the next item rather than pay a wake-up.
-    long until = System.nanoTime() + IDLE_SPIN_NANOS;
-    while (queue.isEmpty() && System.nanoTime() < until) {
-      Thread.onSpinWait();
-    }
-    if (!queue.isEmpty()) {
-      return true;
-    }
     scheduled.set(false);
     return !queue.isEmpty() && scheduled.compareAndSet(false, true);
   }
