@@ -36,15 +36,26 @@ class StreamWakeUpTest {
   }
 
   @Test
-  void aStreamWokenAfterEveryKernelRunsEachOne() {
-    Stream stream = accelerator.newStream(Device.parse("openreg:0"));
-    LongAdder ran = new LongAdder();
-    for (int i = 0; i < 20_000; i++) {
-      stream.launch("tick", ran::increment);
-      Event done = stream.recordEvent();
-      assertTrue(done.synchronize(WAIT), "a wake-up was lost at iteration " + i);
+  void streamsWokenAfterEveryKernelRunEachOne() {
+    List<Stream> streams = new ArrayList<>();
+    for (int i = 0; i < 8; i++) {
+      streams.add(accelerator.newStream(Device.of(OpenRegProvider.TYPE, i % 2)));
     }
-    assertEquals(20_000, ran.sum());
+    LongAdder ran = new LongAdder();
+    int rounds = 5_000;
+    for (int round = 0; round < rounds; round++) {
+      for (Stream stream : streams) {
+        stream.launch("tick", ran::increment); // each stream wakes, runs it, and goes idle again
+      }
+      List<Event> done = new ArrayList<>();
+      for (Stream stream : streams) {
+        done.add(stream.recordEvent()); // enqueued while the stream may be going idle
+      }
+      for (Event event : done) {
+        assertTrue(event.synchronize(WAIT), "a wake-up was lost in round " + round);
+      }
+    }
+    assertEquals((long) rounds * streams.size(), ran.sum());
   }
 
   @Test
