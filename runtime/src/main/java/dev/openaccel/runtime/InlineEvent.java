@@ -151,8 +151,9 @@ public class InlineEvent implements Event {
               + stream.device()
               + ".");
     }
-    event = backend.record(event, stream, bound == null ? -1 : bound.index(), flag);
-    device = stream.device();
+    BackendEvent recorded = backend.record(event, stream, bound == null ? -1 : bound.index(), flag);
+    device = stream.device(); // before the event: a reader that sees the event sees its device
+    event = recorded;
   }
 
   @Override
@@ -228,27 +229,27 @@ public class InlineEvent implements Event {
   public double elapsedTime(Event end) {
     Objects.requireNonNull(end, "end");
     checkOpen("elapsedTime");
-    if (!(end instanceof InlineEvent other)) {
-      throw new IllegalArgumentException(
-          "elapsedTime needs an OpenAccel event, got " + end.getClass().getName());
-    }
-    other.checkOpen("elapsedTime");
-    if (!deviceType().equals(other.deviceType())) {
+    if (!deviceType().equals(end.deviceType())) {
       throw new IllegalArgumentException(
           "Event device type "
               + deviceType()
               + " does not match other's device type "
-              + other.deviceType()
+              + end.deviceType()
               + ".");
     }
-    if (!options.enableTiming() || !other.options.enableTiming()) {
+    if (!options.enableTiming() || !end.options().enableTiming()) {
       throw new IllegalArgumentException(
           "Both events must be created with enable_timing to calculate elapsed time (this: "
               + options
               + ", other: "
-              + other.options
+              + end.options()
               + ")");
     }
+    if (!(end instanceof InlineEvent other)) {
+      throw new IllegalArgumentException(
+          "elapsedTime needs an event of this runtime, got " + end.getClass().getName());
+    }
+    other.checkOpen("elapsedTime");
     BackendEvent start = event;
     BackendEvent stop = other.event;
     if (start == null || stop == null) {

@@ -91,6 +91,31 @@ class EmbeddingTest {
 
   private static final TimeUnit SECONDS = TimeUnit.SECONDS;
 
+  @Test
+  void afterTerminationDeviceSynchronizeAndNewStreamsFailInsteadOfHanging() throws Exception {
+    ActorSystem<Void> system = userSystem("embedding-after-shutdown");
+    Accelerator accelerator = Accelerator.get(system);
+    Device device = Device.parse("openreg:1");
+    Stream parked = accelerator.newStream(device);
+    Stream gated = accelerator.newStream(device);
+    CountDownLatch gate = new CountDownLatch(1);
+    gated.launch("held", () -> awaitQuietly(gate));
+    parked.waitEvent(gated.recordEvent());
+    parked.launch("never", () -> {});
+    system.terminate();
+    gate.countDown();
+    system.getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
+
+    CompletableFuture<Void> sync =
+        CompletableFuture.runAsync(() -> accelerator.synchronize(device));
+    ExecutionException failed =
+        assertThrows(ExecutionException.class, () -> sync.get(10, TimeUnit.SECONDS));
+    assertInstanceOf(DeviceExecutionException.class, failed.getCause());
+    assertTrue(parked.query(), "a stream parked at shutdown has nothing left pending");
+    Stream late = accelerator.newStream(device);
+    assertThrows(IllegalStateException.class, () -> late.launch("late", () -> {}));
+  }
+
   private static void awaitQuietly(CountDownLatch gate) {
     try {
       gate.await(10, TimeUnit.SECONDS);

@@ -13,10 +13,13 @@ import dev.openaccel.runtime.trace.Tracer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.DispatcherSelector;
@@ -43,6 +46,8 @@ public final class DeviceEngine {
   private final CachingAllocator[] allocators;
   private final AtomicLong eventIds = new AtomicLong();
   private final Map<Long, EventCore> exported = new ConcurrentHashMap<>();
+  private final Set<CompletableFuture<Void>> pendingSyncs = ConcurrentHashMap.newKeySet();
+  private volatile String terminated;
 
   public DeviceEngine(
       DeviceGuardImpl guardImpl,
@@ -69,6 +74,18 @@ public final class DeviceEngine {
     }
     String reason = "the actor system '" + system.name() + "' terminated";
     system.getWhenTerminated().thenRun(() -> terminate(reason));
+    // Streams still waiting for their actor would otherwise wait for the whole system to stop.
+    CoordinatedShutdown.get(system)
+        .addTask(
+            CoordinatedShutdown.PhaseBeforeActorSystemTerminate(),
+            "openaccel-" + type.name() + "-unstarted-streams",
+            () -> {
+              String stopping = "the actor system '" + system.name() + "' is shutting down";
+              for (DeviceStreams device : devices) {
+                device.all().forEach(core -> core.terminateIfUnattached(stopping));
+              }
+              return CompletableFuture.completedFuture(Done.getInstance());
+            });
   }
 
   public EngineSpec spec() {
@@ -242,22 +259,42 @@ public final class DeviceEngine {
     List<CompletableFuture<Void>> markers = new ArrayList<>();
     for (StreamCore stream : devices[device].all()) {
       try {
-        markers.add(
-            stream.syncMarker()); // now, so the sync covers exactly the work enqueued so far
+        // Now, so the sync covers exactly the work enqueued so far.
+        markers.add(stream.syncMarker());
       } catch (IllegalStateException stopped) {
         markers.add(CompletableFuture.failedFuture(asExecutionFailure(stopped)));
       }
     }
     CompletableFuture<Void> done = new CompletableFuture<>();
+    pendingSyncs.add(done);
+    done.whenComplete((ok, error) -> pendingSyncs.remove(done));
     devices[device].actor().tell(new DeviceActor.Synchronize(markers, done));
+    failIfTerminated(done); // the device actor may be gone: its reply would never come
     return done;
   }
 
+  /** Why the engine stopped, or null while it runs. */
+  String terminatedReason() {
+    return terminated;
+  }
+
   private void terminate(String reason) {
+    terminated = reason;
     for (DeviceStreams device : devices) {
       for (StreamCore core : device.all()) {
         core.terminate(reason);
       }
+    }
+    for (CompletableFuture<Void> pending : pendingSyncs) {
+      failIfTerminated(pending);
+    }
+  }
+
+  private void failIfTerminated(CompletableFuture<Void> sync) {
+    String reason = terminated;
+    if (reason != null) {
+      sync.completeExceptionally(
+          new DeviceExecutionException("device synchronize cannot complete: " + reason));
     }
   }
 

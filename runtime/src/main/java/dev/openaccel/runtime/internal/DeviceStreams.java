@@ -98,6 +98,10 @@ final class DeviceStreams {
   private StreamCore create(long id, int priority) {
     StreamCore core = new StreamCore(engine, actor, device, id, priority, batchFor(priority));
     streams.put(id, core);
+    String stopped = engine.terminatedReason();
+    if (stopped != null) {
+      core.terminate(stopped); // created after shutdown: it must reject work, not wait for an actor
+    }
     if (engine.tracer().enabled()) {
       engine
           .tracer()

@@ -63,7 +63,7 @@ final class DeviceSyncQuery extends AbstractBehavior<DeviceSyncQuery.Command> {
     if (synced.failure() != null) {
       DeviceExecutionException next = DeviceEngine.asExecutionFailure(synced.failure());
       if (failure == null) {
-        failure = next;
+        failure = DeviceEngine.reported(next); // a copy: the stream's own exception is shared
       } else {
         failure.addSuppressed(next);
       }

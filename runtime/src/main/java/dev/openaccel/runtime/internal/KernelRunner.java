@@ -50,6 +50,8 @@ final class KernelRunner {
     DeviceExecutionException failure = null;
     try {
       body.run();
+    } catch (StackOverflowError t) {
+      failure = failed(name, t); // the kernel's own recursion, not the JVM's health
     } catch (VirtualMachineError e) {
       throw e;
     } catch (Throwable t) {
@@ -87,7 +89,10 @@ final class KernelRunner {
     if (earlier == null) {
       core.setUnreported(failure);
     } else {
-      earlier.addSuppressed(failure);
+      // A copy: events recorded after the first failure already hold that exception object.
+      DeviceExecutionException both = DeviceEngine.reported(earlier);
+      both.addSuppressed(failure);
+      core.setUnreported(both);
     }
     return failure;
   }

@@ -16,10 +16,8 @@ import java.util.concurrent.atomic.AtomicReference;
 final class MpscQueue<E> {
   private static final class Node<E> {
     // Volatile, not a release store: a producer reads the stream's wake-up flag right after
-    // linking,
-    // and that read must not move before the link (the consumer does the mirror image), or a
-    // wake-up
-    // is lost.
+    // linking, and that read must not move before the link (the consumer does the mirror image),
+    // or a wake-up is lost.
     volatile Node<E> next;
     E value;
 

@@ -30,7 +30,11 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   private record Resume(Generation generation) implements Command {}
 
   static Behavior<Command> create(StreamCore core, int batch) {
-    return Behaviors.setup(context -> new StreamActor(context, core, batch));
+    return Behaviors.setup(
+        context ->
+            core.attach(context.getSelf())
+                ? new StreamActor(context, core, batch)
+                : Behaviors.stopped());
   }
 
   private final ActorRef<Command>
@@ -46,7 +50,6 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
     this.core = core;
     this.batch = batch;
     this.runner = new KernelRunner(core, core.engine().spec().launchModel());
-    core.attach(self);
     self.tell(Drain.INSTANCE);
   }
 
@@ -77,6 +80,9 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   private Behavior<Command> onPostStop() {
+    if (blockedOn != null) {
+      core.itemCompleted(); // the parked wait will never resume; it was polled, so count it here
+    }
     core.terminate("the stream's actor stopped (its actor system is shutting down)");
     return this;
   }

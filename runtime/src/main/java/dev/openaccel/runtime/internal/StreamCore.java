@@ -209,8 +209,26 @@ public final class StreamCore implements StreamOps {
 
   // ---- the consumer side, called only by this stream's StreamActor ----
 
-  void attach(ActorRef<StreamActor.Command> ref) {
+  /**
+   * Makes {@code ref} this stream's consumer; false if the stream was stopped first (the actor must
+   * then stop without draining, so the queue never has two consumers).
+   */
+  synchronized boolean attach(ActorRef<StreamActor.Command> ref) {
+    if (terminated != null) {
+      return false;
+    }
     actor = ref;
+    return true;
+  }
+
+  /**
+   * Stops a stream whose actor has not started yet (its spawn request may never be handled during
+   * shutdown), failing its queued work; a stream with an actor is left to that actor's stop.
+   */
+  synchronized void terminateIfUnattached(String reason) {
+    if (actor == null) {
+      terminate(reason);
+    }
   }
 
   WorkItem poll() {
