@@ -1,8 +1,6 @@
 package dev.openaccel.openreg;
 
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
-import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.tck.BackendUnderTest;
 import dev.openaccel.runtime.tck.CrossDeviceTck;
 import dev.openaccel.runtime.tck.DeviceTck;
 import dev.openaccel.runtime.tck.EventBlockTck;
@@ -13,149 +11,42 @@ import dev.openaccel.runtime.tck.PriorityTck;
 import dev.openaccel.runtime.tck.StreamPoolTck;
 import dev.openaccel.runtime.tck.StreamTck;
 import dev.openaccel.runtime.tck.TimingTck;
-import java.util.Locale;
 import org.junit.jupiter.api.Nested;
 
 /**
  * The runtime's backend conformance suite (TCK) against OpenReg, one nested class per area. OpenReg
- * declares every capability except {@code DEVICE_MEMORY}, so the suite proves each of them works.
+ * declares every capability, so the suite proves each of them works.
  */
+@BackendUnderTest(deviceType = "openreg")
 class OpenRegConformanceTest {
 
-  /** Two OpenReg devices (the default), in an actor system named after the area. */
-  static Config config(Class<?> area) {
-    return ConfigFactory.parseString(
-            "openaccel.system-name = openreg-tck-" + area.getSimpleName().toLowerCase(Locale.ROOT))
-        .withFallback(ConfigFactory.parseResources("application-test.conf"));
-  }
+  @Nested
+  class Devices extends DeviceTck {}
 
   @Nested
-  class Devices extends DeviceTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return OpenRegProvider.TYPE;
-    }
-  }
+  class Streams extends StreamTck {}
 
   @Nested
-  class Streams extends StreamTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return OpenRegProvider.TYPE;
-    }
-  }
+  class StreamPools extends StreamPoolTck {}
 
   @Nested
-  class StreamPools extends StreamPoolTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return OpenRegProvider.TYPE;
-    }
-  }
+  class Events extends EventTck {}
 
   @Nested
-  class Events extends EventTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return OpenRegProvider.TYPE;
-    }
-  }
+  class EventBlocks extends EventBlockTck {}
 
   @Nested
-  class EventBlocks extends EventBlockTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return OpenRegProvider.TYPE;
-    }
-  }
+  class Timing extends TimingTck {}
 
   @Nested
-  class Timing extends TimingTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return OpenRegProvider.TYPE;
-    }
-  }
+  class Interprocess extends InterprocessTck {}
 
   @Nested
-  class Interprocess extends InterprocessTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return OpenRegProvider.TYPE;
-    }
-  }
+  class Priorities extends PriorityTck {}
 
   @Nested
-  class Priorities extends PriorityTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return OpenRegProvider.TYPE;
-    }
-  }
+  class CrossDevice extends CrossDeviceTck {}
 
   @Nested
-  class CrossDevice extends CrossDeviceTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return OpenRegProvider.TYPE;
-    }
-  }
-
-  @Nested
-  class Memory extends MemoryTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return OpenRegProvider.TYPE;
-    }
-  }
+  class Memory extends MemoryTck {}
 }

@@ -1,7 +1,6 @@
 package dev.openaccel.runtime;
 
-import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
+import dev.openaccel.runtime.tck.BackendUnderTest;
 import dev.openaccel.runtime.tck.CrossDeviceTck;
 import dev.openaccel.runtime.tck.DeviceTck;
 import dev.openaccel.runtime.tck.EventBlockTck;
@@ -12,153 +11,44 @@ import dev.openaccel.runtime.tck.PriorityTck;
 import dev.openaccel.runtime.tck.StreamPoolTck;
 import dev.openaccel.runtime.tck.StreamTck;
 import dev.openaccel.runtime.tck.TimingTck;
-import dev.openaccel.runtime.testing.MinimalBackendProvider;
-import java.util.Locale;
 import org.junit.jupiter.api.Nested;
 
 /**
  * The conformance suite against the {@code minimal} test backend, which declares only {@code
  * EVENTS}: it proves that the engine reports every undeclared capability as unsupported.
  */
+@BackendUnderTest(
+    deviceType = "minimal",
+    config = "openaccel.default-device-type = minimal\nopenaccel.disabled-backends = [broken]")
 class MinimalBackendConformanceTest {
 
-  /** The minimal backend as default device type, in an actor system named after the area. */
-  static Config config(Class<?> area) {
-    return ConfigFactory.parseString(
-            "openaccel.system-name = minimal-tck-"
-                + area.getSimpleName().toLowerCase(Locale.ROOT)
-                + "\nopenaccel.default-device-type = minimal"
-                + "\nopenaccel.disabled-backends = [broken]")
-        .withFallback(ConfigFactory.parseResources("application-test.conf"));
-  }
+  @Nested
+  class Devices extends DeviceTck {}
 
   @Nested
-  class Devices extends DeviceTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return MinimalBackendProvider.TYPE;
-    }
-  }
+  class Streams extends StreamTck {}
 
   @Nested
-  class Streams extends StreamTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return MinimalBackendProvider.TYPE;
-    }
-  }
+  class StreamPools extends StreamPoolTck {}
 
   @Nested
-  class StreamPools extends StreamPoolTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return MinimalBackendProvider.TYPE;
-    }
-  }
+  class Events extends EventTck {}
 
   @Nested
-  class Events extends EventTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return MinimalBackendProvider.TYPE;
-    }
-  }
+  class EventBlocks extends EventBlockTck {}
 
   @Nested
-  class EventBlocks extends EventBlockTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return MinimalBackendProvider.TYPE;
-    }
-  }
+  class Timing extends TimingTck {}
 
   @Nested
-  class Timing extends TimingTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return MinimalBackendProvider.TYPE;
-    }
-  }
+  class Interprocess extends InterprocessTck {}
 
   @Nested
-  class Interprocess extends InterprocessTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return MinimalBackendProvider.TYPE;
-    }
-  }
+  class Priorities extends PriorityTck {}
 
   @Nested
-  class Priorities extends PriorityTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return MinimalBackendProvider.TYPE;
-    }
-  }
+  class CrossDevice extends CrossDeviceTck {}
 
   @Nested
-  class CrossDevice extends CrossDeviceTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return MinimalBackendProvider.TYPE;
-    }
-  }
-
-  @Nested
-  class Memory extends MemoryTck {
-    @Override
-    protected Config backendConfig() {
-      return config(getClass());
-    }
-
-    @Override
-    protected DeviceType deviceType() {
-      return MinimalBackendProvider.TYPE;
-    }
-  }
+  class Memory extends MemoryTck {}
 }

@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceType;
@@ -15,6 +16,7 @@ import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import java.time.Duration;
 import java.util.List;
+import java.util.Locale;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -37,9 +39,10 @@ import org.junit.jupiter.api.function.Executable;
  * device type:
  *
  * <pre>{@code
- * class MyDeviceConformanceTest extends DeviceTck {
- *   protected Config backendConfig() { return ConfigFactory.parseString("openaccel.system-name = my-device-tck"); }
- *   protected DeviceType deviceType() { return DeviceType.of("my"); }
+ * @BackendUnderTest(deviceType = "my")
+ * class MyConformanceTest {
+ *   @Nested class Devices extends DeviceTck {}
+ *   @Nested class Streams extends StreamTck {}
  * }
  * }</pre>
  *
@@ -58,14 +61,36 @@ public abstract class BackendTck {
   private Accelerator accelerator;
 
   /**
-   * The configuration the accelerator under test starts with. Give each test class its own {@code
-   * openaccel.system-name}; with several backends on the class path, set {@code
-   * openaccel.default-device-type} too.
+   * The configuration the accelerator under test starts with: by default the {@link
+   * BackendUnderTest} configuration, an {@code openaccel.system-name} of this suite class's own,
+   * and the test configuration. An override should also give each test class its own system name.
    */
-  protected abstract Config backendConfig();
+  protected Config backendConfig() {
+    String name = "tck-" + backendUnderTest().deviceType() + "-" + getClass().getSimpleName();
+    return ConfigFactory.parseString(backendUnderTest().config())
+        .withFallback(
+            ConfigFactory.parseString(
+                "openaccel.system-name = \"" + name.toLowerCase(Locale.ROOT) + "\""))
+        .withFallback(ConfigFactory.parseResources("application-test.conf"));
+  }
 
-  /** The device type of the backend under test. */
-  protected abstract DeviceType deviceType();
+  /** The device type of the backend under test: by default the {@link BackendUnderTest} one. */
+  protected DeviceType deviceType() {
+    return DeviceType.of(backendUnderTest().deviceType());
+  }
+
+  private BackendUnderTest backendUnderTest() {
+    for (Class<?> c = getClass(); c != null; c = c.getEnclosingClass()) {
+      BackendUnderTest found = c.getAnnotation(BackendUnderTest.class);
+      if (found != null) {
+        return found;
+      }
+    }
+    throw new IllegalStateException(
+        getClass().getName()
+            + " names no backend: annotate it (or its enclosing class) with @BackendUnderTest, or"
+            + " override deviceType() and backendConfig()");
+  }
 
   @BeforeAll
   final void startAccelerator() {
