@@ -5,6 +5,7 @@ import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.EventChecks;
 import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
@@ -137,16 +138,8 @@ final class RemoteEvent implements Event {
 
   @Override
   public void block(Stream stream) {
-    Objects.requireNonNull(stream, "stream");
+    EventChecks.checkBlockable(this, stream);
     checkOpen("block");
-    if (!stream.deviceType().equals(deviceType())) {
-      throw new IllegalArgumentException(
-          "Event device type "
-              + deviceType()
-              + " does not match blocking stream's device type "
-              + stream.deviceType()
-              + ".");
-    }
     accelerator.guardImpl(stream.deviceType()).blockOn(stream, latest());
   }
 
@@ -204,25 +197,13 @@ final class RemoteEvent implements Event {
 
   @Override
   public double elapsedTime(Event end) {
-    Objects.requireNonNull(end, "end");
-    if (!deviceType().equals(end.deviceType())) {
-      throw new IllegalArgumentException(
-          "Event device type "
-              + deviceType()
-              + " does not match other's device type "
-              + end.deviceType()
-              + ".");
-    }
-    throw new IllegalArgumentException(
-        "Both events must be created with enable_timing to calculate elapsed time (an interprocess"
-            + " event has no timing: "
-            + OPTIONS
-            + ")");
+    EventChecks.checkTimingComparable(this, end); // throws: an interprocess event has no timing
+    throw new IllegalStateException("an interprocess event cannot be timed: " + OPTIONS);
   }
 
   @Override
   public Duration elapsed(Event end) {
-    return Duration.ofNanos(Math.round(elapsedTime(end) * 1_000_000.0));
+    return EventChecks.toDuration(elapsedTime(end));
   }
 
   @Override

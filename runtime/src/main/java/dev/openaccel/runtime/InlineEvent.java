@@ -166,16 +166,8 @@ public class InlineEvent implements Event {
 
   @Override
   public void block(Stream stream) {
-    Objects.requireNonNull(stream, "stream");
+    EventChecks.checkBlockable(this, stream);
     checkOpen("block");
-    if (!stream.deviceType().equals(deviceType())) {
-      throw new IllegalArgumentException(
-          "Event device type "
-              + deviceType()
-              + " does not match blocking stream's device type "
-              + stream.deviceType()
-              + ".");
-    }
     BackendEvent created = event;
     if (created != null) {
       backend.block(created, stream);
@@ -227,24 +219,8 @@ public class InlineEvent implements Event {
 
   @Override
   public double elapsedTime(Event end) {
-    Objects.requireNonNull(end, "end");
     checkOpen("elapsedTime");
-    if (!deviceType().equals(end.deviceType())) {
-      throw new IllegalArgumentException(
-          "Event device type "
-              + deviceType()
-              + " does not match other's device type "
-              + end.deviceType()
-              + ".");
-    }
-    if (!options.enableTiming() || !end.options().enableTiming()) {
-      throw new IllegalArgumentException(
-          "Both events must be created with enable_timing to calculate elapsed time (this: "
-              + options
-              + ", other: "
-              + end.options()
-              + ")");
-    }
+    EventChecks.checkTimingComparable(this, end);
     if (!(end instanceof InlineEvent other)) {
       throw new IllegalArgumentException(
           "elapsedTime needs an event of this runtime, got " + end.getClass().getName());
@@ -277,7 +253,7 @@ public class InlineEvent implements Event {
 
   @Override
   public Duration elapsed(Event end) {
-    return Duration.ofNanos(Math.round(elapsedTime(end) * 1_000_000.0));
+    return EventChecks.toDuration(elapsedTime(end));
   }
 
   @Override
