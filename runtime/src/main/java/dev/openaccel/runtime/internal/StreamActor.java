@@ -29,6 +29,14 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
 
   private record Resume(Generation generation) implements Command {}
 
+  /**
+   * How long a stream waits for its next item after reaching a timing event's record: the work
+   * being timed is usually enqueued right after the record, and a wake-up in between would be
+   * measured. Other records, and idle streams in general, do not wait (a waiting device thread
+   * holds a core).
+   */
+  private static final long TIMING_LINGER_NANOS = 5_000;
+
   static Behavior<Command> create(StreamCore core, int batch) {
     return Behaviors.setup(
         context ->
@@ -43,6 +51,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   private final int batch;
   private final KernelRunner runner;
   private Generation blockedOn;
+  private boolean lingerAfterTiming;
 
   private StreamActor(ActorContext<Command> context, StreamCore core, int batch) {
     super(context);
@@ -90,7 +99,8 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   /** Runs up to {@code batch} items, then yields the thread to the device's other streams. */
   private void drain() {
     for (int budget = batch; budget > 0; budget--) {
-      WorkItem item = core.poll();
+      WorkItem item = lingerAfterTiming ? core.pollWithin(TIMING_LINGER_NANOS) : core.poll();
+      lingerAfterTiming = false;
       if (item == null) {
         if (core.idleOrContinue()) {
           continue;
@@ -115,6 +125,8 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
     } else if (item instanceof WorkItem.Record record) {
       core.itemCompleted();
       record.generation().complete(System.nanoTime(), core.unreported());
+      EventCore event = record.generation().event();
+      lingerAfterTiming = event != null && event.timing();
       return true;
     } else if (item instanceof WorkItem.Wait wait) {
       return startWait(wait.generation());

@@ -235,6 +235,17 @@ public final class StreamCore implements StreamOps {
     return queue.poll();
   }
 
+  /** Polls, waiting up to {@code nanos} for an item to arrive. */
+  WorkItem pollWithin(long nanos) {
+    WorkItem item = queue.poll();
+    long until = System.nanoTime() + nanos;
+    while (item == null && System.nanoTime() < until) {
+      Thread.onSpinWait();
+      item = queue.poll();
+    }
+    return item;
+  }
+
   void itemCompleted() {
     completed = completed + 1; // single writer: the actor
   }
