@@ -30,6 +30,7 @@ public final class EngineSpec {
   private final long memoryPerDevice;
   private final Set<Capability> capabilities;
   private final DeviceExecutor executor;
+  private final DeviceMemory memory;
 
   private EngineSpec(Builder b) {
     this.type = b.type;
@@ -42,6 +43,7 @@ public final class EngineSpec {
     this.memoryPerDevice = b.memoryPerDevice;
     this.capabilities = Set.copyOf(b.capabilities);
     this.executor = b.executor;
+    this.memory = b.memory;
   }
 
   /** A builder for a backend of {@code type}; every other field has a default. */
@@ -103,6 +105,11 @@ public final class EngineSpec {
     return executor;
   }
 
+  /** Backend-owned device memory, or null: see {@link #memoryPerDevice()}. */
+  public DeviceMemory memory() {
+    return memory;
+  }
+
   @Override
   public String toString() {
     return "EngineSpec(type="
@@ -130,6 +137,7 @@ public final class EngineSpec {
     private long memoryPerDevice;
     private Set<Capability> capabilities = EnumSet.of(Capability.EVENTS);
     private DeviceExecutor executor = DeviceExecutor.synchronous();
+    private DeviceMemory memory;
 
     private Builder(DeviceType type) {
       this.type = Objects.requireNonNull(type, "type");
@@ -185,6 +193,12 @@ public final class EngineSpec {
       return this;
     }
 
+    /** Device memory the backend owns itself; excludes {@link #memoryPerDevice}. */
+    public Builder memory(DeviceMemory memory) {
+      this.memory = Objects.requireNonNull(memory, "memory");
+      return this;
+    }
+
     /**
      * The spec.
      *
@@ -200,11 +214,18 @@ public final class EngineSpec {
       if (memoryPerDevice < 0) {
         throw new IllegalArgumentException("memoryPerDevice must be >= 0, got " + memoryPerDevice);
       }
-      if (memoryPerDevice > 0 != capabilities.contains(Capability.DEVICE_MEMORY)) {
+      boolean hasMemory = memoryPerDevice > 0 || memory != null;
+      if (memoryPerDevice > 0 && memory != null) {
         throw new IllegalArgumentException(
-            "memoryPerDevice "
+            "memoryPerDevice " + memoryPerDevice + " and memory " + memory + " exclude each other");
+      }
+      if (hasMemory != capabilities.contains(Capability.DEVICE_MEMORY)) {
+        throw new IllegalArgumentException(
+            "device memory (memoryPerDevice "
                 + memoryPerDevice
-                + " and capability DEVICE_MEMORY must be declared together, got "
+                + ", memory "
+                + memory
+                + ") and capability DEVICE_MEMORY must be declared together, got "
                 + capabilities);
       }
       return new EngineSpec(this);

@@ -12,6 +12,7 @@ import dev.openaccel.runtime.actor.EventSignal;
 import dev.openaccel.runtime.spi.BackendEvent;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.CurrentContext;
+import dev.openaccel.runtime.spi.DeviceMemory;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.DeviceWork;
 import dev.openaccel.runtime.spi.Engine;
@@ -217,13 +218,18 @@ public final class ActorEngine implements Engine {
   public DeviceBuffer allocate(Stream stream, long bytes) {
     require(Capability.DEVICE_MEMORY, "device memory");
     StreamHandle handle = handleOf(stream);
-    return devices.allocator(stream.deviceIndex()).allocate(handle, bytes);
+    DeviceMemory memory = spec.memory();
+    return memory != null
+        ? memory.allocate(stream, bytes)
+        : devices.allocator(stream.deviceIndex()).allocate(handle, bytes);
   }
 
   @Override
   public MemoryStats memoryStats(Device d) {
     require(Capability.DEVICE_MEMORY, "device memory");
-    return devices.allocator(checkIndex(d)).stats();
+    int index = checkIndex(d);
+    DeviceMemory memory = spec.memory();
+    return memory != null ? memory.stats(Device.of(type, index)) : devices.allocator(index).stats();
   }
 
   // ---- events: see EngineEvents ----

@@ -1,9 +1,11 @@
 package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Kernel;
 import dev.openaccel.runtime.KernelContext;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.DeviceMemory;
 import java.nio.ByteBuffer;
 
 /**
@@ -53,20 +55,40 @@ final class MemoryWork {
     Block[] blocks = new Block[buffers.length];
     int[] sizes = new int[buffers.length];
     for (int i = 0; i < buffers.length; i++) {
-      if (!buffers[i].device().equals(stream.device())) {
-        throw new IllegalArgumentException(
-            "kernel '"
-                + name
-                + "' on "
-                + stream
-                + " cannot use "
-                + buffers[i]
-                + " of another device");
-      }
+      checkSameDevice(name, stream, buffers[i]);
       blocks[i] = buffers[i].block("launch a kernel on");
       sizes[i] = (int) buffers[i].size();
     }
     return host(name, () -> run(kernel, stream, blocks, sizes));
+  }
+
+  /**
+   * A Java kernel over buffers of a backend's own {@link DeviceMemory}: each buffer is mapped for
+   * the kernel's run and unmapped after it, on the device thread.
+   */
+  static WorkItem.HostKernel mappedKernel(
+      String name, Kernel kernel, Stream stream, DeviceMemory memory, DeviceBuffer[] buffers) {
+    for (DeviceBuffer buffer : buffers) {
+      checkSameDevice(name, stream, buffer);
+    }
+    DeviceBuffer[] used = buffers.clone();
+    return host(
+        name,
+        () -> {
+          ByteBuffer[] views = new ByteBuffer[used.length];
+          try {
+            for (int i = 0; i < used.length; i++) {
+              views[i] = memory.map(used[i]);
+            }
+            run(kernel, stream, views);
+          } finally {
+            for (int i = 0; i < used.length; i++) {
+              if (views[i] != null) {
+                memory.unmap(used[i], views[i]);
+              }
+            }
+          }
+        });
   }
 
   private static void run(Kernel kernel, Stream stream, Block[] blocks, int[] sizes)
@@ -75,6 +97,10 @@ final class MemoryWork {
     for (int i = 0; i < blocks.length; i++) {
       views[i] = blocks[i].storage().duplicate().clear().limit(sizes[i]).slice();
     }
+    run(kernel, stream, views);
+  }
+
+  private static void run(Kernel kernel, Stream stream, ByteBuffer[] views) throws Exception {
     Context context = new Context(stream, views);
     try {
       kernel.run(context);
@@ -92,6 +118,13 @@ final class MemoryWork {
           return null;
         },
         null);
+  }
+
+  private static void checkSameDevice(String name, Stream stream, DeviceBuffer buffer) {
+    if (!buffer.device().equals(stream.device())) {
+      throw new IllegalArgumentException(
+          "kernel '" + name + "' on " + stream + " cannot use " + buffer + " of another device");
+    }
   }
 
   /** Java code without a result. */
