@@ -20,9 +20,9 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * drops messages). Internal.
  *
  * <p>The bulk lane is Artery's large-message lane (the receiver's path is a large-message
- * destination): its own connection and queue, so bulk data never delays control messages or
- * events. A chunk not acknowledged within the bulk timeout gives its credit back (the receiver
- * fails the transfer as lost), so a lost message never shrinks the window for good.
+ * destination): its own connection and queue, so bulk data never delays control messages or events.
+ * A chunk not acknowledged within the bulk timeout gives its credit back (the receiver fails the
+ * transfer as lost), so a lost message never shrinks the window for good.
  *
  * <p>Owns: the queue, the chunks in flight and the credit.
  */

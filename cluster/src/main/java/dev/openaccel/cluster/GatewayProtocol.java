@@ -11,11 +11,11 @@ import org.apache.pekko.actor.typed.ActorRef;
  * Internal.
  *
  * <p>Every message is a top-level record implementing {@link ClusterMessage}, so Jackson CBOR needs
- * no polymorphic type information: the serializer's manifest names the class. Every command
- * carries the sending link's reply address, {@code replyTo}: its address is who asks (the gateway
- * serves members only, and only a buffer's or event's owner frees it). Requests that expect an
- * answer also carry a {@code requestId} chosen by the sending link. Bulk data never travels here:
- * its bytes go on the bulk lane ({@link BulkProtocol}) and these messages only name the transfer.
+ * no polymorphic type information: the serializer's manifest names the class. Every command carries
+ * the sending link's reply address, {@code replyTo}: its address is who asks (the gateway serves
+ * members only, and only a buffer's or event's owner frees it). Requests that expect an answer also
+ * carry a {@code requestId} chosen by the sending link. Bulk data never travels here: its bytes go
+ * on the bulk lane ({@link BulkProtocol}) and these messages only name the transfer.
  */
 final class GatewayProtocol {
   private GatewayProtocol() {}
@@ -128,8 +128,7 @@ final class GatewayProtocol {
       implements Request {}
 
   /** Writes bulk transfer {@code transferId} into a buffer on the owner's transfer stream. */
-  record Store(
-      long requestId, long bufferId, long transferId, int length, ActorRef<Reply> replyTo)
+  record Store(long requestId, long bufferId, long transferId, int length, ActorRef<Reply> replyTo)
       implements Request {}
 
   /**

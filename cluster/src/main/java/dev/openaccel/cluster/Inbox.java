@@ -15,9 +15,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Loss detection: a chunk that was announced (its sender said it is on its way) and has not
  * arrived fails its transfer once nothing at all has arrived from its node for the bulk timeout,
- * with a {@link DeviceExecutionException} naming the node, the transfer and the offset. Chunks
- * that arrive and are never expected (their request failed, or the sender is not a member) are
- * dropped after the same time.
+ * with a {@link DeviceExecutionException} naming the node, the transfer and the offset. Chunks that
+ * arrive and are never expected (their request failed, or the sender is not a member) are dropped
+ * after the same time.
  *
  * <p>Owns: the slots and the last arrival time per node. Thread-safe: a slot changes only inside
  * the map's atomic {@code compute} for its key.

@@ -14,7 +14,6 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
@@ -191,7 +190,9 @@ final class LocalNode {
     stream.launch("write", context -> context.buffer(0).put(0, bytes), buffer);
   }
 
-  /** Writes, in stream order, the bytes of bulk transfer {@code transferId} of node {@code from}. */
+  /**
+   * Writes, in stream order, the bytes of bulk transfer {@code transferId} of node {@code from}.
+   */
   void writeFrom(
       String from, Device device, long streamId, long bufferId, long transferId, int length) {
     Stream stream = stream(device, streamId);
@@ -273,8 +274,7 @@ final class LocalNode {
    */
   void copyIn(Stream stream, DeviceBuffer buffer, String from, long transferId, long length) {
     for (long offset = 0; offset < length; offset += NodeCopy.CHUNK) {
-      CompletableFuture<byte[]> chunk =
-          inbox.expect(new Inbox.Key(from, transferId, offset), true);
+      CompletableFuture<byte[]> chunk = inbox.expect(new Inbox.Key(from, transferId, offset), true);
       copyIn(stream, buffer, offset, chunk);
     }
   }
@@ -302,6 +302,7 @@ final class LocalNode {
     stream.launch("read", context -> context.buffer(0).get(offset, out), buffer);
     return whenReached(stream, out);
   }
+
   /**
    * Completes with {@code value} when {@code stream} reaches this point, exceptionally if covered
    * work failed; unlike a stream synchronization it leaves the failure report for the stream's

@@ -18,15 +18,15 @@ import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 
 /**
- * Serves this node's devices to the other members of the cluster: one per node, registered with
- * the Receptionist under {@link #KEY}. It turns each {@link GatewayProtocol} request into a call on
+ * Serves this node's devices to the other members of the cluster: one per node, registered with the
+ * Receptionist under {@link #KEY}. It turns each {@link GatewayProtocol} request into a call on
  * {@link LocalNode}, in arrival order (which is the requester's order, see {@link NodeLink}), and
  * answers requests when their stage completes. It never blocks. Internal.
  *
  * <p>Access: a command is served only if the node it comes from (the address of its {@code
- * replyTo}) is a member of the cluster ({@link Membership}); otherwise a request is answered with
- * a refusal and other commands are dropped with a warning. That address is the requester's own
- * claim: on an untrusted network, run Artery over TLS with mutual authentication.
+ * replyTo}) is a member of the cluster ({@link Membership}); otherwise a request is answered with a
+ * refusal and other commands are dropped with a warning. That address is the requester's own claim:
+ * on an untrusted network, run Artery over TLS with mutual authentication.
  *
  * <p>Owns nothing but its registration; the state lives in {@link LocalNode}.
  */
@@ -39,8 +39,7 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
   /** The gateway's name under {@code /system}, for addressing it on a known node directly. */
   static final String NAME = "openaccel-gateway";
 
-  static Behavior<GatewayProtocol.Command> create(
-      LocalNode local, Bulk bulk, Membership members) {
+  static Behavior<GatewayProtocol.Command> create(LocalNode local, Bulk bulk, Membership members) {
     return Behaviors.<GatewayProtocol.Command>supervise(
             Behaviors.setup(context -> new NodeGateway(context, local, bulk, members)))
         .onFailure(RuntimeException.class, SupervisorStrategy.resume());
@@ -108,8 +107,7 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
   }
 
   private void refuse(GatewayProtocol.Command message, String from) {
-    IllegalStateException refusal =
-        members.refusal(from, message.getClass().getSimpleName());
+    IllegalStateException refusal = members.refusal(from, message.getClass().getSimpleName());
     getContext().getLog().warn(refusal.getMessage());
     if (message instanceof GatewayProtocol.Request request) {
       message.replyTo().tell(Failures.reply(request.requestId(), refusal));

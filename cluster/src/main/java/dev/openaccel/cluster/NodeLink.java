@@ -4,8 +4,8 @@ import dev.openaccel.runtime.DeviceExecutionException;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
-import java.util.Set;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
@@ -26,16 +26,16 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * keeps the order of messages between one sender and one receiver, so the gateway handles them in
  * that order too. That is what keeps the commands for one remote stream in order.
  *
- * <p>Flow control: Artery drops messages when its send queue overflows, so this link never has
- * more than {@link #FENCE_EVERY} times {@link #FENCES} commands unconfirmed. After every {@link
+ * <p>Flow control: Artery drops messages when its send queue overflows, so this link never has more
+ * than {@link #FENCE_EVERY} times {@link #FENCES} commands unconfirmed. After every {@link
  * #FENCE_EVERY} commands it sends a {@link GatewayProtocol.Fence}, answered by the gateway as it
  * reaches it; while {@link #FENCES} fences are unanswered, further commands wait here, in order.
  *
  * <p>Owns: the pending requests (id to future), the commands held back by flow control, the fence
- * count and whether the node is gone. It watches the
- * gateway: when the node leaves the cluster or is downed (or the gateway stops), every pending
- * request fails with a {@link dev.openaccel.runtime.DeviceExecutionException} naming the node, and
- * later requests fail at once. It stays alive in that state, so late callers never hang.
+ * count and whether the node is gone. It watches the gateway: when the node leaves the cluster or
+ * is downed (or the gateway stops), every pending request fails with a {@link
+ * dev.openaccel.runtime.DeviceExecutionException} naming the node, and later requests fail at once.
+ * It stays alive in that state, so late callers never hang.
  */
 final class NodeLink extends AbstractBehavior<NodeLink.Command> {
 

@@ -29,8 +29,8 @@ interface NodePort {
   CompletionStage<EventHandle> record(Device device, long streamId, long eventId);
 
   /**
-   * Fixes, on this node (the event's owner), the record current when it handles this, as pin
-   * {@code pinId} of the calling node, for {@code awaiter} to wait on; completes once fixed.
+   * Fixes, on this node (the event's owner), the record current when it handles this, as pin {@code
+   * pinId} of the calling node, for {@code awaiter} to wait on; completes once fixed.
    */
   CompletionStage<Void> pin(EventHandle handle, long pinId, String awaiter);
 

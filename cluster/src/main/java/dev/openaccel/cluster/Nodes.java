@@ -60,8 +60,8 @@ final class Nodes {
   /**
    * The port of {@code node}; for another node, a link to its gateway at its well-known path.
    *
-   * @throws IllegalArgumentException naming the node and the members if it is not a member, so
-   *     that nothing waits on a node that cannot answer
+   * @throws IllegalArgumentException naming the node and the members if it is not a member, so that
+   *     nothing waits on a node that cannot answer
    */
   NodePort port(String node) {
     if (node.equals(self)) {

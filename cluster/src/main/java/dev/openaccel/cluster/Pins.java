@@ -9,11 +9,11 @@ import java.util.concurrent.atomic.AtomicReference;
 /**
  * The event records that waits of other nodes have fixed on this node, the owner of the events: a
  * pin captures the record that is current when this node handles the pin request, so re-recording
- * the event afterwards never changes what the wait waits for. The pin and the wait's request for
- * it come from different nodes and may arrive in either order. Internal.
+ * the event afterwards never changes what the wait waits for. The pin and the wait's request for it
+ * come from different nodes and may arrive in either order. Internal.
  *
- * <p>Owns: the pin table. An entry lives from the first of (pin, await) to the second; entries of
- * a node that leaves (as pinner or awaiter) fail and go. Thread-safe: an entry changes only inside
+ * <p>Owns: the pin table. An entry lives from the first of (pin, await) to the second; entries of a
+ * node that leaves (as pinner or awaiter) fail and go. Thread-safe: an entry changes only inside
  * the map's atomic {@code compute} for its key.
  */
 final class Pins {
@@ -30,10 +30,13 @@ final class Pins {
 
   /** Fixes {@code record} (the completion of the record current now) as pin {@code key}. */
   void pin(Key key, String awaiter, CompletionStage<?> record) {
-    CompletableFuture<Void> done = update(key, entry -> {
-      entry.pinned = true;
-      entry.awaiter = awaiter;
-    });
+    CompletableFuture<Void> done =
+        update(
+            key,
+            entry -> {
+              entry.pinned = true;
+              entry.awaiter = awaiter;
+            });
     record.whenComplete(
         (ok, failure) -> {
           if (failure == null) {
@@ -46,10 +49,13 @@ final class Pins {
 
   /** The pin could not be made (the event is unknown): its wait fails with {@code failure}. */
   void refuse(Key key, String awaiter, Throwable failure) {
-    update(key, entry -> {
-      entry.pinned = true;
-      entry.awaiter = awaiter;
-    }).completeExceptionally(failure);
+    update(
+            key,
+            entry -> {
+              entry.pinned = true;
+              entry.awaiter = awaiter;
+            })
+        .completeExceptionally(failure);
   }
 
   /** Completes when the pinned record completes. */

@@ -92,7 +92,12 @@ final class RemoteEvent implements Event {
               }
               if (Failures.unwrap(failure) instanceof TimeoutException) {
                 throw new DeviceExecutionException(
-                    "node " + handle.node() + " did not answer within " + timeout + " about " + this);
+                    "node "
+                        + handle.node()
+                        + " did not answer within "
+                        + timeout
+                        + " about "
+                        + this);
               }
               throw Failures.rethrow(failure);
             });

@@ -55,7 +55,9 @@ final class RemotePort implements NodePort {
 
   @Override
   public void launch(Device device, long streamId, String kernel, byte[] args, List<Long> buffers) {
-    tell((id, replyTo) -> new GatewayProtocol.Launch(device, streamId, kernel, args, buffers, replyTo));
+    tell(
+        (id, replyTo) ->
+            new GatewayProtocol.Launch(device, streamId, kernel, args, buffers, replyTo));
   }
 
   @Override
@@ -76,13 +78,16 @@ final class RemotePort implements NodePort {
 
   @Override
   public CompletionStage<Void> awaitPin(String pinner, long pinId) {
-    return ask((id, replyTo) -> new GatewayProtocol.AwaitPin(id, pinner, pinId, replyTo), reply -> null);
+    return ask(
+        (id, replyTo) -> new GatewayProtocol.AwaitPin(id, pinner, pinId, replyTo), reply -> null);
   }
 
   @Override
   public void waitEvent(
       Device device, long streamId, EventHandle handle, String pinner, long pinId) {
-    tell((id, replyTo) -> new GatewayProtocol.Wait(device, streamId, handle, pinner, pinId, replyTo));
+    tell(
+        (id, replyTo) ->
+            new GatewayProtocol.Wait(device, streamId, handle, pinner, pinId, replyTo));
   }
 
   @Override

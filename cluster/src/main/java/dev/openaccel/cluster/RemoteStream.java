@@ -114,10 +114,10 @@ public final class RemoteStream {
   }
 
   /**
-   * Work enqueued here afterwards waits for the record of the event behind {@code handle}, owned
-   * by any node, that is current at its owner when this call returns: the owner fixes it first
-   * (one round trip unless this node owns the event), so re-recording the event afterwards never
-   * changes what this stream waits for.
+   * Work enqueued here afterwards waits for the record of the event behind {@code handle}, owned by
+   * any node, that is current at its owner when this call returns: the owner fixes it first (one
+   * round trip unless this node owns the event), so re-recording the event afterwards never changes
+   * what this stream waits for.
    *
    * @throws IllegalArgumentException naming the node if the handle's node is not a member of the
    *     cluster, or if the owner has no such event; the stream's next synchronize fails too

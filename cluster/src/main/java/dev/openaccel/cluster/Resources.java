@@ -96,13 +96,15 @@ final class Resources {
   int release(String owner) {
     int released = 0;
     for (Map.Entry<Long, Owned<DeviceBuffer>> entry : buffers.entrySet()) {
-      if (entry.getValue().owner().equals(owner) && buffers.remove(entry.getKey(), entry.getValue())) {
+      if (entry.getValue().owner().equals(owner)
+          && buffers.remove(entry.getKey(), entry.getValue())) {
         entry.getValue().value().close();
         released++;
       }
     }
     for (Map.Entry<Long, Owned<Event>> entry : events.entrySet()) {
-      if (entry.getValue().owner().equals(owner) && events.remove(entry.getKey(), entry.getValue())) {
+      if (entry.getValue().owner().equals(owner)
+          && events.remove(entry.getKey(), entry.getValue())) {
         entry.getValue().value().close();
         released++;
       }

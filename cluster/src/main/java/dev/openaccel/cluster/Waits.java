@@ -43,7 +43,8 @@ final class Waits {
   }
 
   /** Like {@link #streamWaits} for a stream of this node. */
-  CompletionStage<Void> localStreamWaits(Accelerator accelerator, Stream stream, EventHandle handle) {
+  CompletionStage<Void> localStreamWaits(
+      Accelerator accelerator, Stream stream, EventHandle handle) {
     long pinId = pinIds.incrementAndGet();
     CompletionStage<Void> pinned = pin(handle, pinId, self);
     String event = "event " + handle.eventId() + " of node " + handle.node();
@@ -53,9 +54,7 @@ final class Waits {
     } catch (RuntimeException e) {
       done = CompletableFuture.failedStage(e);
     }
-    accelerator
-        .guardImpl(stream.deviceType())
-        .blockOn(stream, Failures.naming(done, event));
+    accelerator.guardImpl(stream.deviceType()).blockOn(stream, Failures.naming(done, event));
     return pinned;
   }
 

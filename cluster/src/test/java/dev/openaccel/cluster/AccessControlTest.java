@@ -26,8 +26,8 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.TestMethodOrder;
 
 /**
- * The gateway serves members only; buffers and events belong to the node that created them; what
- * a node that leaves owned is released; events recorded and closed leave nothing behind.
+ * The gateway serves members only; buffers and events belong to the node that created them; what a
+ * node that leaves owned is released; events recorded and closed leave nothing behind.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 @TestMethodOrder(MethodOrderer.OrderAnnotation.class)
@@ -87,7 +87,8 @@ class AccessControlTest {
     RemoteBuffer buffer = cluster.node(1).allocate(device, 64);
     IllegalStateException e =
         assertThrows(IllegalStateException.class, () -> cluster.node(0).free(buffer));
-    assertTrue(e.getMessage().contains("belongs to node " + cluster.node(1).selfNode()), e.getMessage());
+    assertTrue(
+        e.getMessage().contains("belongs to node " + cluster.node(1).selfNode()), e.getMessage());
     RemoteStream stream = cluster.node(0).newStream(device);
     stream.write(new byte[64], buffer);
     assertEquals(64, stream.read(buffer).toCompletableFuture().get(10, TimeUnit.SECONDS).length);
@@ -139,8 +140,7 @@ class AccessControlTest {
     cluster.terminate(1);
     awaitTrue(Duration.ofSeconds(30), () -> host.liveResources() == live);
     awaitTrue(
-        Duration.ofSeconds(10),
-        () -> host.accelerator().memoryStats(device).allocated() == before);
+        Duration.ofSeconds(10), () -> host.accelerator().memoryStats(device).allocated() == before);
   }
 
   /** Waits, bounded, until {@code condition} holds; fails naming the limit otherwise. */

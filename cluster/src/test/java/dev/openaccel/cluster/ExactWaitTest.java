@@ -79,7 +79,8 @@ class ExactWaitTest {
         assertThrows(IllegalArgumentException.class, () -> stream.waitEvent(handle));
     assertTrue(atCall.getMessage().contains(stranger + " is not a member"), atCall.getMessage());
     DeviceExecutionException atSync =
-        assertThrows(DeviceExecutionException.class, () -> stream.synchronize(Duration.ofSeconds(10)));
+        assertThrows(
+            DeviceExecutionException.class, () -> stream.synchronize(Duration.ofSeconds(10)));
     assertTrue(atSync.getMessage().contains("event 5 of node " + stranger), atSync.getMessage());
     assertTrue(atSync.getMessage().contains("is not a member"), atSync.getMessage());
   }

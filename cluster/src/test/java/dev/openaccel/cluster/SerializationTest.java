@@ -123,7 +123,8 @@ class SerializationTest {
     var back =
         (BulkProtocol.Chunk)
             serialization
-                .deserialize(wire, serializer.identifier(), Serializers.manifestFor(serializer, chunk))
+                .deserialize(
+                    wire, serializer.identifier(), Serializers.manifestFor(serializer, chunk))
                 .get();
     assertArrayEquals(new byte[] {1, 2, 3, -1}, back.bytes());
     assertEquals(-5, back.transferId());

@@ -1,12 +1,12 @@
 package dev.openaccel.cluster;
 
 import java.nio.ByteBuffer;
-import java.util.zip.CRC32;
 import java.nio.charset.StandardCharsets;
 import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32;
 
 /**
  * Kernels the tests register by name on every node, as a deployment would register the same code on
