@@ -123,7 +123,7 @@ class KernelIsolationTest {
   }
 
   @Test
-  void anArrayAboveTheVmLimitFailsTheSubmitsStage() {
+  void anArrayAboveTheVmLimitFailsTheSubmitsStage() throws Exception {
     Stream stream = accelerator.newStream(D0);
     CompletionStage<Integer> huge =
         stream.submit("huge array", () -> new long[Integer.MAX_VALUE].length);
