@@ -14,8 +14,8 @@ import java.util.Map;
  * a rectangle per kernel coloured by its kind (with a tooltip), each {@link Wait} as a hatched
  * rectangle with an arrow from the end of the kernel that released it, a time axis in milliseconds
  * and a legend. Runs of sub-pixel kernels of one kind, less than half a pixel apart, merge into one
- * rectangle, so the file stays small for long runs; every wider kernel has its own. Waits shorter
- * than a pixel are not drawn: they would be arrows without a visible wait.
+ * rectangle, so the file stays small for long runs; every wider kernel has its own. Waits narrower
+ * than {@value #MIN_WAIT} pixels are not drawn: their arrows would bury the picture.
  */
 public final class SvgTimeline {
   private static final int WIDTH = 1200;
@@ -26,6 +26,10 @@ public final class SvgTimeline {
   private static final int LANE = 18;
   private static final int GAP = 6;
   private static final int PLOT = WIDTH - LEFT - RIGHT;
+
+  /** Waits narrower than this many pixels are left out: their arrows would only add clutter. */
+  private static final double MIN_WAIT = 3;
+
   private static final String[] PALETTE = {
     "#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948", "#9c755f", "#bab0ac"
   };
@@ -163,7 +167,7 @@ public final class SvgTimeline {
           String.format(
               Locale.ROOT,
               "<line class=\"dependency\" x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\""
-                  + " stroke=\"#c0392b\" stroke-width=\"1\" stroke-opacity=\"0.7\""
+                  + " stroke=\"#c0392b\" stroke-width=\"0.8\" stroke-opacity=\"0.6\""
                   + " marker-end=\"url(#arrow)\"/>%n",
               x(wait.cause().endNanos()),
               laneTops.get(from) + LANE / 2,
@@ -173,7 +177,7 @@ public final class SvgTimeline {
   }
 
   private List<Wait> visible(List<Wait> waits) {
-    return waits.stream().filter(w -> x(w.endNanos()) - x(w.startNanos()) >= 1).toList();
+    return waits.stream().filter(w -> x(w.endNanos()) - x(w.startNanos()) >= MIN_WAIT).toList();
   }
 
   private String waitTip(Wait wait) {
