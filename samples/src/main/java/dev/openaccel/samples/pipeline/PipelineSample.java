@@ -58,7 +58,7 @@ public final class PipelineSample {
       float[] a = Matrices.random(n, 1);
       float[] b = Matrices.random(n, 2);
       HostTiles host = HostTiles.pack(a, b, n, options.tile());
-      Progress progress = new Progress(err);
+      Progress progress = Progress.of(err);
       Timeline timeline = multiply(system, options, host, progress, out);
       writeTimeline(timeline, options, dir, out);
       return check(host.result(), reference(a, b, n, progress, out), n, out);
