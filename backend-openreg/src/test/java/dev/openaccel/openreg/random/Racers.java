@@ -12,9 +12,12 @@ import java.util.concurrent.atomic.AtomicBoolean;
 
 /**
  * Host threads that, while a random program runs, record one shared event on the program's streams
- * of device 0 and block the program's streams (of any device) on it, all at once.
+ * of device 0 and block the program's streams (of any device) on it, all at once. Each racer makes
+ * at most {@link #CALLS} calls per program, so the streams' backlog stays bounded.
  */
 final class Racers {
+  static final int CALLS = 200;
+
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final List<CompletableFuture<Void>> threads = new ArrayList<>();
   private final Event shared;
@@ -27,7 +30,7 @@ final class Racers {
       threads.add(
           CompletableFuture.runAsync(
               () -> {
-                while (running.get()) {
+                for (int call = 0; call < CALLS && running.get(); call++) {
                   if (random.nextBoolean()) {
                     shared.record(device0.get(random.nextInt(device0.size())));
                   } else {
