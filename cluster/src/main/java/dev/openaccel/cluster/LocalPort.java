@@ -100,17 +100,17 @@ final class LocalPort implements NodePort {
   @Override
   public CompletionStage<byte[]> read(
       Device device, long streamId, long bufferId, int offset, int length) {
-    return compose(() -> local.read(device, streamId, bufferId, offset, length));
+    return compose(() -> local.transfers().read(device, streamId, bufferId, offset, length));
   }
 
   @Override
   public void copy(Device device, long streamId, RemoteBuffer src, RemoteBuffer dst) {
-    local.copy(device, streamId, src, dst);
+    local.transfers().copy(device, streamId, src, dst);
   }
 
   @Override
   public CompletionStage<byte[]> fetch(long bufferId, int offset, int length) {
-    return compose(() -> local.fetch(bufferId, offset, length));
+    return compose(() -> local.transfers().fetch(bufferId, offset, length));
   }
 
   /** Unused by copies (a push stores on another node); writes on the owner's transfer stream. */
@@ -119,7 +119,7 @@ final class LocalPort implements NodePort {
     return compose(
         () -> {
           CompletableFuture<byte[]> all = CompletableFuture.completedFuture(bytes);
-          return local.storeLocal(bufferId, all);
+          return local.transfers().storeLocal(bufferId, all);
         });
   }
 
