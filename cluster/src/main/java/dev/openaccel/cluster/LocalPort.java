@@ -66,7 +66,7 @@ final class LocalPort implements NodePort {
 
   @Override
   public CompletionStage<Void> synchronize(Device device, long streamId) {
-    return compose(() -> local.synchronize(device, streamId));
+    return Failures.guard(() -> local.synchronize(device, streamId));
   }
 
   @Override
@@ -100,7 +100,7 @@ final class LocalPort implements NodePort {
   @Override
   public CompletionStage<byte[]> read(
       Device device, long streamId, long bufferId, int offset, int length) {
-    return compose(() -> local.transfers().read(device, streamId, bufferId, offset, length));
+    return Failures.guard(() -> local.transfers().read(device, streamId, bufferId, offset, length));
   }
 
   @Override
@@ -110,13 +110,13 @@ final class LocalPort implements NodePort {
 
   @Override
   public CompletionStage<byte[]> fetch(long bufferId, int offset, int length) {
-    return compose(() -> local.transfers().fetch(bufferId, offset, length));
+    return Failures.guard(() -> local.transfers().fetch(bufferId, offset, length));
   }
 
   /** Unused by copies (a push stores on another node); writes on the owner's transfer stream. */
   @Override
   public CompletionStage<Void> store(long bufferId, byte[] bytes) {
-    return compose(
+    return Failures.guard(
         () -> {
           CompletableFuture<byte[]> all = CompletableFuture.completedFuture(bytes);
           return local.transfers().storeLocal(bufferId, all);
@@ -125,7 +125,7 @@ final class LocalPort implements NodePort {
 
   @Override
   public CompletionStage<EventState> latest(EventHandle handle, boolean await) {
-    return compose(
+    return Failures.guard(
         () -> {
           Event view = local.openLocal(handle);
           if (!await) {
@@ -136,18 +136,6 @@ final class LocalPort implements NodePort {
   }
 
   private static <T> CompletionStage<T> call(Supplier<T> body) {
-    try {
-      return CompletableFuture.completedStage(body.get());
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedStage(e);
-    }
-  }
-
-  private static <T> CompletionStage<T> compose(Supplier<CompletionStage<T>> body) {
-    try {
-      return body.get();
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedStage(e);
-    }
+    return Failures.guard(() -> CompletableFuture.completedStage(body.get()));
   }
 }
