@@ -21,13 +21,15 @@ import java.util.function.Function;
  */
 final class NodeCopy {
   /**
-   * Bytes per message: 1 MiB, half of Artery's default {@code maximum-large-frame-size} (2 MiB).
-   * Fewer, larger chunks mean fewer credits, fewer stream steps and fewer fetch requests per byte.
+   * Bytes per message: 256 KiB. Larger chunks would cost fewer messages per byte, but the receiver
+   * allocates an array per chunk, and G1 treats an array of half a region or more as humongous
+   * (regions are 1 MiB for heaps up to 2-4 GiB): 1 MiB chunks took two regions each, and the bulk
+   * tests ran out of a 3 GiB heap that 256 KiB chunks fit in.
    */
-  static final int CHUNK = 1024 * 1024;
+  static final int CHUNK = 256 * 1024;
 
-  /** Chunk requests one pull keeps outstanding: 4 MiB ahead, more than a loopback round trip. */
-  static final int PULL_AHEAD = 4;
+  /** Chunk requests one pull keeps outstanding. */
+  static final int PULL_AHEAD = 8;
 
   private final LocalNode local;
   private final Transfers transfers;

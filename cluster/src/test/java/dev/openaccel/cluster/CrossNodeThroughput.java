@@ -1,5 +1,6 @@
 package dev.openaccel.cluster;
 
+import java.lang.management.ManagementFactory;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -18,6 +19,8 @@ import java.util.SplittableRandom;
  */
 public final class CrossNodeThroughput {
   private static final Duration LONG = Duration.ofSeconds(120);
+  private static final com.sun.management.OperatingSystemMXBean CPU =
+      (com.sun.management.OperatingSystemMXBean) ManagementFactory.getOperatingSystemMXBean();
 
   private CrossNodeThroughput() {}
 
@@ -48,13 +51,17 @@ public final class CrossNodeThroughput {
       kinds.put("plain Artery, 1 MiB raw byte[] msgs", () -> plain.send(true, size, 1 << 20));
       List<String> names = new ArrayList<>(kinds.keySet());
       Map<String, double[]> rates = new LinkedHashMap<>();
+      Map<String, double[]> cpu = new LinkedHashMap<>();
       names.forEach(name -> rates.put(name, new double[rounds]));
+      names.forEach(name -> cpu.put(name, new double[rounds]));
       for (int round = -1; round < rounds; round++) { // round -1 warms up
         for (int k = 0; k < names.size(); k++) {
           String name = names.get(Math.floorMod(round + k, names.size()));
+          long cpuBefore = CPU.getProcessCpuTime();
           double seconds = kinds.get(name).seconds();
           if (round >= 0) {
             rates.get(name)[round] = size / seconds / 1e6;
+            cpu.get(name)[round] = (CPU.getProcessCpuTime() - cpuBefore) / 1e6;
           }
         }
       }
@@ -64,6 +71,10 @@ public final class CrossNodeThroughput {
           mib, rounds);
       System.out.printf("%-42s %10s %10s %10s   %s%n", "what", "median", "min", "max", "MB/s");
       rates.forEach(CrossNodeThroughput::row);
+      System.out.printf(
+          "%-42s %10s %10s %10s   %s%n",
+          "CPU time of the JVM (both nodes)", "median", "min", "max", "ms per transfer");
+      cpu.forEach(CrossNodeThroughput::row);
       double raw = Math.max(median(rates.get(names.get(3))), median(rates.get(names.get(4))));
       double cbor = median(rates.get(names.get(2)));
       System.out.printf(
