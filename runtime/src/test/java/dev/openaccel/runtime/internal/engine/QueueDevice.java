@@ -30,6 +30,9 @@ final class QueueDevice implements DeviceExecutor {
   /** How many markers the queues were given. */
   final AtomicInteger marks = new AtomicInteger();
 
+  /** How many pieces of work the queues were given. */
+  final AtomicInteger submits = new AtomicInteger();
+
   @Override
   public DeviceQueue open(Stream stream) {
     return new Queue(stream);
@@ -51,6 +54,7 @@ final class QueueDevice implements DeviceExecutor {
     @Override
     public void submit(DeviceWork work, Completion done) {
       Work w = (Work) work;
+      submits.incrementAndGet();
       thread.execute(
           () -> {
             try {
