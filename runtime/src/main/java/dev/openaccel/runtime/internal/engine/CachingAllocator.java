@@ -114,7 +114,7 @@ final class CachingAllocator {
       Generation marker =
           Generation.unnamed("the work enqueued on " + other + " before a buffer was freed");
       try {
-        other.enqueue(new WorkItem.Record(marker));
+        other.enqueue(marker);
       } catch (IllegalStateException stopped) {
         marker.complete(System.nanoTime(), null); // a stopped stream runs nothing more
       }
