@@ -4,7 +4,9 @@ import java.lang.management.ManagementFactory;
 import java.lang.management.ThreadInfo;
 import java.lang.management.ThreadMXBean;
 import java.util.Collection;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import org.openjdk.jmh.infra.BenchmarkParams;
 import org.openjdk.jmh.infra.IterationParams;
 import org.openjdk.jmh.profile.InternalProfiler;
@@ -27,18 +29,20 @@ public final class DeviceCpuProfiler implements InternalProfiler {
   private static final String DEVICE_THREAD = "-openaccel-openreg-device-";
   private static final ThreadMXBean THREADS = ManagementFactory.getThreadMXBean();
 
-  private long before;
+  private Map<Long, Long> before = Map.of();
 
-  /** CPU nanoseconds used so far by the live device threads. */
-  public static long deviceCpuNanos() {
-    long sum = 0;
+  /** CPU nanoseconds used so far by each live device thread, by thread id. */
+  public static Map<Long, Long> deviceCpuNanos() {
+    Map<Long, Long> nanos = new HashMap<>();
     for (ThreadInfo info : THREADS.getThreadInfo(THREADS.getAllThreadIds())) {
       if (info != null && info.getThreadName().contains(DEVICE_THREAD)) {
-        long nanos = THREADS.getThreadCpuTime(info.getThreadId());
-        sum += Math.max(nanos, 0); // -1: the thread ended meanwhile
+        long cpu = THREADS.getThreadCpuTime(info.getThreadId());
+        if (cpu >= 0) { // -1: the thread ended meanwhile
+          nanos.put(info.getThreadId(), cpu);
+        }
       }
     }
-    return sum;
+    return nanos;
   }
 
   @Override
@@ -55,8 +59,15 @@ public final class DeviceCpuProfiler implements InternalProfiler {
   @SuppressWarnings("rawtypes") // JMH's own signature uses the raw Result
   public Collection<? extends Result> afterIteration(
       BenchmarkParams benchmark, IterationParams iteration, IterationResult result) {
+    Map<Long, Long> after = deviceCpuNanos();
+    if (!after.keySet().containsAll(before.keySet())) {
+      return List.of();
+    }
+    long used = 0;
+    for (Map.Entry<Long, Long> thread : after.entrySet()) {
+      used += thread.getValue() - before.getOrDefault(thread.getKey(), 0L);
+    }
     long ops = Math.max(1, result.getMetadata().getMeasuredOps());
-    double perOp = (double) (deviceCpuNanos() - before) / ops;
-    return List.of(new ScalarResult(METRIC, perOp, "ns/op", AggregationPolicy.AVG));
+    return List.of(new ScalarResult(METRIC, (double) used / ops, "ns/op", AggregationPolicy.AVG));
   }
 }
