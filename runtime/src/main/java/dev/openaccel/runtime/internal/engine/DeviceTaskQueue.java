@@ -1,16 +1,17 @@
 package dev.openaccel.runtime.internal.engine;
 
-import java.util.concurrent.LinkedTransferQueue;
+import java.util.concurrent.LinkedBlockingQueue;
 
 /**
  * The task queue of a device's thread pool: Pekko's dispatcher puts each actor turn (a stream's
  * wake-up, a resume, a device callback) here, and an idle device thread takes the next one the way
- * the device's {@link IdleWait} says. Offers are lock-free; a thread that parks is woken by the
- * offer that matches it. Internal.
+ * the device's {@link IdleWait} says. A {@link LinkedBlockingQueue}, as the device pools always
+ * used, so {@code blocking} behaves exactly as before; a poll of the empty queue takes no lock, so
+ * spinning threads only read its count. Internal.
  *
- * <p>Owns: nothing beyond the {@link LinkedTransferQueue} it is, which is thread-safe.
+ * <p>Owns: nothing beyond the {@link LinkedBlockingQueue} it is, which is thread-safe.
  */
-final class DeviceTaskQueue extends LinkedTransferQueue<Runnable> {
+final class DeviceTaskQueue extends LinkedBlockingQueue<Runnable> {
   private static final long serialVersionUID = 1L;
 
   private final transient IdleWait idleWait;
