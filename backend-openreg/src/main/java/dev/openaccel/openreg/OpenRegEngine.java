@@ -26,7 +26,9 @@ final class OpenRegEngine {
   }
 
   static EngineSpec spec(OpenRegSettings settings) {
-    return EngineSpec.builder(OpenRegProvider.TYPE)
+    EngineSpec.Builder builder = EngineSpec.builder(OpenRegProvider.TYPE);
+    settings.deviceWaitStrategies().forEach(builder::waitStrategy);
+    return builder
         .deviceCount(settings.deviceCount())
         .priorityRange(PRIORITIES)
         .computeUnits(settings.computeUnits())
@@ -35,6 +37,7 @@ final class OpenRegEngine {
         .launchModel(LatencyModel.of(settings))
         .memoryPerDevice(settings.memoryPerDevice())
         .executor(DeviceExecutor.synchronous())
+        .waitStrategy(settings.waitStrategy())
         .capabilities(
             EnumSet.of(
                 Capability.EVENTS,

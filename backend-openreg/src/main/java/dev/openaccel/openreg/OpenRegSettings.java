@@ -1,7 +1,11 @@
 package dev.openaccel.openreg;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
+import dev.openaccel.runtime.spi.WaitStrategy;
 import java.time.Duration;
+import java.util.Map;
+import java.util.TreeMap;
 
 /**
  * OpenReg's configuration, read from {@code openaccel.openreg} (see its {@code reference.conf}).
@@ -14,6 +18,8 @@ import java.time.Duration;
  * @param launchJitter extra random delay, uniform in {@code [0, launchJitter]}
  * @param seed seed of the jitter's random source, for reproducible runs
  * @param memoryPerDevice bytes of simulated memory per device
+ * @param waitStrategy how every device's idle threads wait for work
+ * @param deviceWaitStrategies per device index, a strategy that overrides {@code waitStrategy}
  */
 public record OpenRegSettings(
     int deviceCount,
@@ -23,9 +29,25 @@ public record OpenRegSettings(
     Duration launchLatency,
     Duration launchJitter,
     long seed,
-    long memoryPerDevice) {
+    long memoryPerDevice,
+    WaitStrategy waitStrategy,
+    Map<Integer, WaitStrategy> deviceWaitStrategies) {
+  private static final String PREFIX = "openaccel.openreg.";
 
   public OpenRegSettings {
+    deviceWaitStrategies = Map.copyOf(deviceWaitStrategies);
+    for (int device : deviceWaitStrategies.keySet()) {
+      if (device < 0 || device >= deviceCount) {
+        throw new IllegalArgumentException(
+            PREFIX
+                + "devices."
+                + device
+                + ".wait-strategy names device "
+                + device
+                + ", but device-count is "
+                + deviceCount);
+      }
+    }
     if (deviceCount < 0) {
       throw new IllegalArgumentException(
           "openaccel.openreg.device-count must be >= 0, got " + deviceCount);
@@ -54,6 +76,34 @@ public record OpenRegSettings(
         c.getDuration("launch-latency"),
         c.getDuration("launch-jitter"),
         c.getLong("seed"),
-        c.getBytes("memory-per-device"));
+        c.getBytes("memory-per-device"),
+        WaitStrategy.parse(PREFIX + "wait-strategy", c.getString("wait-strategy")),
+        deviceWaitStrategies(c));
+  }
+
+  /** {@code devices.<index>.wait-strategy}, for each device given one. */
+  private static Map<Integer, WaitStrategy> deviceWaitStrategies(Config c) {
+    Map<Integer, WaitStrategy> strategies = new TreeMap<>();
+    if (!c.hasPath("devices")) {
+      return strategies;
+    }
+    for (String index : c.getObject("devices").keySet()) {
+      String key = PREFIX + "devices." + index + ".wait-strategy";
+      int device;
+      try {
+        device = Integer.parseInt(index);
+      } catch (NumberFormatException notIndex) {
+        throw new IllegalArgumentException(
+            PREFIX + "devices must be keyed by device index, got '" + index + "'", notIndex);
+      }
+      String value;
+      try {
+        value = c.getConfig("devices").getConfig(index).getString("wait-strategy");
+      } catch (ConfigException missing) {
+        throw new IllegalArgumentException(key + " must be a string: " + missing.getMessage());
+      }
+      strategies.put(device, WaitStrategy.parse(key, value));
+    }
+    return strategies;
   }
 }

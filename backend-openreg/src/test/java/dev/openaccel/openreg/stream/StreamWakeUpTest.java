@@ -4,40 +4,46 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.openreg.OpenRegProvider;
+import dev.openaccel.openreg.testing.WaitStrategies;
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.WaitStrategy;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.LongAdder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
-import org.junit.jupiter.api.Test;
+import org.junit.jupiter.params.ParameterizedTest;
+import org.junit.jupiter.params.provider.EnumSource;
 
 /**
  * The hand-off between a stream's producers and its actor never loses a wake-up: work enqueued just
- * as the stream goes idle still runs. These tests make the stream go idle as often as possible.
+ * as the stream goes idle still runs. These tests make the stream go idle as often as possible,
+ * under every wait strategy of the device threads.
  */
 class StreamWakeUpTest {
   private static final Duration WAIT = Duration.ofSeconds(10);
-  private static Accelerator accelerator;
 
-  @BeforeAll
-  static void start() {
-    accelerator = Accelerator.start();
+  @ParameterizedTest
+  @EnumSource(WaitStrategy.class)
+  void streamsWokenAfterEveryKernelRunEachOne(WaitStrategy strategy) {
+    try (Accelerator accelerator = Accelerator.start(WaitStrategies.config(strategy))) {
+      streamsWokenAfterEveryKernelRunEachOne(accelerator);
+    }
   }
 
-  @AfterAll
-  static void stop() {
-    accelerator.close();
+  @ParameterizedTest
+  @EnumSource(WaitStrategy.class)
+  void concurrentProducersOnAnIdlingStreamLoseNothing(WaitStrategy strategy) throws Exception {
+    try (Accelerator accelerator = Accelerator.start(WaitStrategies.config(strategy))) {
+      concurrentProducersOnAnIdlingStreamLoseNothing(accelerator);
+    }
   }
 
-  @Test
-  void streamsWokenAfterEveryKernelRunEachOne() {
+  private static void streamsWokenAfterEveryKernelRunEachOne(Accelerator accelerator) {
     List<Stream> streams = new ArrayList<>();
     for (int i = 0; i < 8; i++) {
       streams.add(accelerator.newStream(Device.of(OpenRegProvider.TYPE, i % 2)));
@@ -59,8 +65,8 @@ class StreamWakeUpTest {
     assertEquals((long) rounds * streams.size(), ran.sum());
   }
 
-  @Test
-  void concurrentProducersOnAnIdlingStreamLoseNothing() throws Exception {
+  private static void concurrentProducersOnAnIdlingStreamLoseNothing(Accelerator accelerator)
+      throws Exception {
     Stream stream = accelerator.newStream(Device.parse("openreg:1"));
     LongAdder ran = new LongAdder();
     int producers = 4;

@@ -14,6 +14,7 @@ import org.openjdk.jmh.annotations.BenchmarkMode;
 import org.openjdk.jmh.annotations.Level;
 import org.openjdk.jmh.annotations.Mode;
 import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Param;
 import org.openjdk.jmh.annotations.Scope;
 import org.openjdk.jmh.annotations.Setup;
 import org.openjdk.jmh.annotations.State;
@@ -27,7 +28,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * released, the event is recorded behind it, and B has run a kernel and parked on the event. The
  * timed part releases the gate and spins until B's kernel has started, so it measures the hop plus
  * two cache-line hand-offs (release to A, B's start to the caller). The baseline builds the same
- * dependency from {@code CompletableFuture} stages on two single-thread executors.
+ * dependency from {@code CompletableFuture} stages on two single-thread executors. Run per wait
+ * strategy of the device threads; with {@code -prof
+ * dev.openaccel.benchmarks.support.DeviceCpuProfiler} each hop also reports the device threads' CPU
+ * time, the idle polling of the at least {@value #PARK_MARGIN_NANOS} ns between hops included.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -63,6 +67,10 @@ public class CrossStreamHop {
   /** Two OpenReg streams of one device and an event between them. */
   @State(Scope.Benchmark)
   public static class Streams extends Gate {
+    /** How the device threads wait for work; see {@link OpenReg#start(String)}. */
+    @Param({"blocking", "yielding", "busy-spin"})
+    public String waitStrategy;
+
     private volatile boolean ready;
     private Accelerator accelerator;
     private Stream a;
@@ -71,7 +79,7 @@ public class CrossStreamHop {
 
     @Setup
     public void setUp() {
-      accelerator = OpenReg.start();
+      accelerator = OpenReg.start(waitStrategy);
       a = accelerator.newStream(OpenReg.device(0));
       b = accelerator.newStream(OpenReg.device(0));
       event = accelerator.newEvent();

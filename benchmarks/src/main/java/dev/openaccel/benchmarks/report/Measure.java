@@ -53,6 +53,15 @@ record Measure(
         r -> sum(secondary(r, sumMetric)) / sum(secondary(r, "samples")));
   }
 
+  /** The mean over iterations of the secondary metric {@code metric}, times {@code scale}. */
+  static Measure secondaryMean(String name, String metric, double scale) {
+    return new Measure(
+        name,
+        Map.of(),
+        Quantity.TIME,
+        r -> scale * secondary(r, metric).stream().mapToDouble(d -> d).average().orElse(0));
+  }
+
   /** Largest {@code maxMetric} of any iteration. */
   static Measure maxOfIterations(String name, String maxMetric) {
     return new Measure(

@@ -3,25 +3,34 @@ package dev.openaccel.benchmarks.report;
 import java.io.IOException;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Prints the markdown results table from a JMH JSON result file.
+ * Prints the markdown results table from JMH JSON result files.
  *
- * <p>Usage: {@code ResultsTable <results.json> [--smoke]}. With {@code --smoke} it exits with
- * status 1 if any benchmark the table reads produced no result (it never judges speed there).
+ * <p>Usage: {@code ResultsTable <results.json>... [--smoke]}. Given several files (runs of the same
+ * table), each cell shows the median over the runs and, in brackets, their range. With {@code
+ * --smoke} it exits with status 1 if any benchmark the table reads produced no result (it never
+ * judges speed there).
  */
 public final class ResultsTable {
   private ResultsTable() {}
 
   public static void main(String[] args) throws IOException {
-    if (args.length < 1) {
-      System.err.println("usage: ResultsTable <jmh-results.json> [--smoke]");
+    List<String> files = new ArrayList<>(List.of(args));
+    boolean smoke = files.remove("--smoke");
+    if (files.isEmpty()) {
+      System.err.println("usage: ResultsTable <jmh-results.json>... [--smoke]");
       System.exit(2);
     }
-    List<JmhResult> results = JmhResult.parseAll(Files.readString(Path.of(args[0])));
-    System.out.print(render(results));
-    if (args.length > 1 && args[1].equals("--smoke")) {
+    List<List<JmhResult>> runs = new ArrayList<>();
+    for (String file : files) {
+      runs.add(JmhResult.parseAll(Files.readString(Path.of(file))));
+    }
+    List<JmhResult> results = runs.get(0);
+    System.out.print(runs.size() == 1 ? render(results) : renderRepeated(runs));
+    if (smoke) {
       List<String> missing =
           Rows.benchmarkNames().stream()
               .filter(name -> results.stream().noneMatch(r -> r.name().equals(name)))
@@ -34,12 +43,29 @@ public final class ResultsTable {
   }
 
   static String render(List<JmhResult> results) {
-    StringBuilder table = new StringBuilder();
-    table.append("| benchmark | ours | baseline | ratio | target | result |\n");
-    table.append("|---|---:|---:|---:|---|---|\n");
+    StringBuilder table = header("");
     for (Row row : Rows.all()) {
       table.append(row.render(results)).append('\n');
     }
+    return footer(table);
+  }
+
+  static String renderRepeated(List<List<JmhResult>> runs) {
+    StringBuilder table = header(" (median [range] of " + runs.size() + " runs)");
+    for (Row row : Rows.all()) {
+      table.append(row.renderRepeated(runs)).append('\n');
+    }
+    return footer(table);
+  }
+
+  private static StringBuilder header(String over) {
+    StringBuilder table = new StringBuilder();
+    table.append("| benchmark" + over + " | ours | baseline | ratio | target | result |\n");
+    table.append("|---|---:|---:|---:|---|---|\n");
+    return table;
+  }
+
+  private static String footer(StringBuilder table) {
     table.append('\n');
     table.append(
         "ratio: how many times better ours is than the baseline (ours/baseline for rates,"

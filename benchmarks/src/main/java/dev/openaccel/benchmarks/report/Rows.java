@@ -5,7 +5,6 @@ import static dev.openaccel.benchmarks.report.Measure.maxOfIterations;
 import static dev.openaccel.benchmarks.report.Measure.meanOfSamples;
 import static dev.openaccel.benchmarks.report.Measure.perItem;
 import static dev.openaccel.benchmarks.report.Measure.perIteration;
-import static dev.openaccel.benchmarks.report.Measure.percentile;
 import static dev.openaccel.benchmarks.report.Measure.rate;
 import static dev.openaccel.benchmarks.report.Measure.time;
 import static dev.openaccel.benchmarks.report.Target.advantageAtLeast;
@@ -43,7 +42,7 @@ final class Rows {
             "empty kernels, one stream (vs single-thread executor)",
             rate("EmptyKernels.streamLaunch"),
             rate("EmptyKernels.singleThreadExecutor"),
-            none()));
+            advantageAtLeast(2, ">= 2x executor")));
     rows.add(
         new Row(
             "Event.query(), completed (vs AtomicLong.get)",
@@ -58,22 +57,11 @@ final class Rows {
             atMost(20, "<= 20 ns")));
     rows.add(
         new Row(
-            "cross-stream hop p50 (vs CompletableFuture stages)",
-            percentile("CrossStreamHop.eventHop", 50),
-            percentile("CrossStreamHop.futureHop", 50),
-            atMost(4_000, "<= 4 µs")));
-    rows.add(
-        new Row(
-            "cross-stream hop p99 (vs CompletableFuture stages)",
-            percentile("CrossStreamHop.eventHop", 99),
-            percentile("CrossStreamHop.futureHop", 99),
-            atMost(20_000, "<= 20 µs")));
-    rows.add(
-        new Row(
             "fan-out 1 -> 8 -> 1, per iteration (vs CompletableFuture graph)",
             time("FanOutFanIn.streams"),
             time("FanOutFanIn.futures"),
             none()));
+    WaitStrategyRows.add(rows);
     addScaleRows(rows);
     addTimingRows(rows);
     addLifecycleRows(rows);
@@ -95,7 +83,9 @@ final class Rows {
               "heap per live recorded event, " + count + " (vs completed future)",
               retained("EventScale.recordedEvents", n),
               retained("EventScale.completedFutures", n),
-              n == 1_000_000 ? completes(GIB_HEAP) : none()));
+              n == 1_000_000
+                  ? atMost(64, "<= 64 B").and(completes(GIB_HEAP))
+                  : atMost(64, "<= 64 B")));
     }
     for (int n : new int[] {10_000, 100_000}) {
       String count = count(n);
@@ -156,13 +146,13 @@ final class Rows {
             "event create + close, never recorded (vs new CompletableFuture)",
             time("EventLifecycle.createClose"),
             time("EventLifecycle.newFuture"),
-            none()));
+            atMost(20, "<= 20 ns")));
     rows.add(
         new Row(
             "event create + record + close, per event (vs re-recording one event)",
             time("EventLifecycle.createRecordClose"),
             time("EventLifecycle.reRecord"),
-            none()));
+            atMost(100, "<= 100 ns")));
     rows.add(
         new Row(
             "fresh stream, newStream, 10 k (vs streamFromPool)",

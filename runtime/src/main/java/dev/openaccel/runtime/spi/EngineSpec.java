@@ -3,6 +3,8 @@ package dev.openaccel.runtime.spi;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.PriorityRange;
 import java.util.EnumSet;
+import java.util.HashMap;
+import java.util.Map;
 import java.util.Objects;
 import java.util.Set;
 
@@ -31,6 +33,8 @@ public final class EngineSpec {
   private final Set<Capability> capabilities;
   private final DeviceExecutor executor;
   private final DeviceMemory memory;
+  private final WaitStrategy waitStrategy;
+  private final Map<Integer, WaitStrategy> deviceWaitStrategies;
 
   private EngineSpec(Builder b) {
     this.type = b.type;
@@ -44,6 +48,8 @@ public final class EngineSpec {
     this.capabilities = Set.copyOf(b.capabilities);
     this.executor = b.executor;
     this.memory = b.memory;
+    this.waitStrategy = b.waitStrategy;
+    this.deviceWaitStrategies = Map.copyOf(b.deviceWaitStrategies);
   }
 
   /** A builder for a backend of {@code type}; every other field has a default. */
@@ -110,6 +116,14 @@ public final class EngineSpec {
     return memory;
   }
 
+  /**
+   * How the idle threads of device {@code device} wait for work: its own strategy if one was given,
+   * else the backend's; default {@link WaitStrategy#BLOCKING}.
+   */
+  public WaitStrategy waitStrategy(int device) {
+    return deviceWaitStrategies.getOrDefault(device, waitStrategy);
+  }
+
   @Override
   public String toString() {
     return "EngineSpec(type="
@@ -138,6 +152,8 @@ public final class EngineSpec {
     private Set<Capability> capabilities = EnumSet.of(Capability.EVENTS);
     private DeviceExecutor executor = DeviceExecutor.synchronous();
     private DeviceMemory memory;
+    private WaitStrategy waitStrategy = WaitStrategy.BLOCKING;
+    private final Map<Integer, WaitStrategy> deviceWaitStrategies = new HashMap<>();
 
     private Builder(DeviceType type) {
       this.type = Objects.requireNonNull(type, "type");
@@ -199,6 +215,18 @@ public final class EngineSpec {
       return this;
     }
 
+    /** How every device's idle threads wait for work, unless a device has its own. */
+    public Builder waitStrategy(WaitStrategy strategy) {
+      this.waitStrategy = Objects.requireNonNull(strategy, "waitStrategy");
+      return this;
+    }
+
+    /** How the idle threads of device {@code device} wait for work, overriding the backend's. */
+    public Builder waitStrategy(int device, WaitStrategy strategy) {
+      deviceWaitStrategies.put(device, Objects.requireNonNull(strategy, "waitStrategy"));
+      return this;
+    }
+
     /**
      * The spec.
      *
@@ -213,6 +241,15 @@ public final class EngineSpec {
       requirePositive("batch", batch);
       if (memoryPerDevice < 0) {
         throw new IllegalArgumentException("memoryPerDevice must be >= 0, got " + memoryPerDevice);
+      }
+      for (int device : deviceWaitStrategies.keySet()) {
+        if (device < 0 || device >= deviceCount) {
+          throw new IllegalArgumentException(
+              "waitStrategy given for device "
+                  + device
+                  + ", but devices are 0.."
+                  + (deviceCount - 1));
+        }
       }
       boolean hasMemory = memoryPerDevice > 0 || memory != null;
       if (memoryPerDevice > 0 && memory != null) {

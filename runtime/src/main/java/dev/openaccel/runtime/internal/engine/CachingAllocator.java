@@ -113,7 +113,7 @@ final class CachingAllocator {
     for (StreamHandle other : others) {
       Generation marker =
           Generation.unnamed("the work enqueued on " + other + " before a buffer was freed");
-      other.enqueueOrSettle(new WorkItem.Record(marker)); // a stopped stream runs nothing more
+      other.enqueueOrSettle(marker); // a stopped stream runs nothing more
       marker.onComplete(
           done -> {
             if (remaining.decrementAndGet() == 0) {

@@ -3,7 +3,6 @@ package dev.openaccel.runtime.internal.engine;
 import com.typesafe.config.Config;
 import dev.openaccel.runtime.spi.DeviceThread;
 import java.util.concurrent.ExecutorService;
-import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
 import java.util.concurrent.ThreadPoolExecutor;
 import java.util.concurrent.TimeUnit;
@@ -14,31 +13,37 @@ import org.apache.pekko.dispatch.ExecutorServiceFactory;
 
 /**
  * The executor of a device dispatcher: a fixed pool of {@link DeviceThread}s, one per simulated
- * compute unit. Pekko instantiates it reflectively from the dispatcher config written by {@link
- * DeviceDispatchers}. Internal.
+ * compute unit, whose idle threads wait for work as the device's {@link IdleWait} says. Built by
+ * {@link DeviceDispatchers} from the dispatcher config it writes. Internal.
  */
-public final class DeviceExecutorConfigurator extends ExecutorServiceConfigurator {
+final class DeviceExecutorConfigurator extends ExecutorServiceConfigurator {
   static final String THREADS = "openaccel-threads";
   static final String NAME = "openaccel-thread-name";
 
   private final int threads;
   private final String name;
+  private final IdleWait idleWait;
 
-  public DeviceExecutorConfigurator(Config config, DispatcherPrerequisites prerequisites) {
+  DeviceExecutorConfigurator(
+      Config config, DispatcherPrerequisites prerequisites, IdleWait idleWait) {
     super(config, prerequisites);
     this.threads = config.getInt(THREADS);
     this.name = config.getString(NAME);
+    this.idleWait = idleWait;
   }
 
   @Override
   public ExecutorServiceFactory createExecutorServiceFactory(String id, ThreadFactory ignored) {
-    return () -> newPool(threads, name);
+    return this::newPool;
   }
 
-  private static ExecutorService newPool(int threads, String name) {
+  private ExecutorService newPool() {
     AtomicInteger counter = new AtomicInteger();
     ThreadFactory factory = body -> new DeviceThread(body, name + "-" + counter.incrementAndGet());
-    return new ThreadPoolExecutor(
-        threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
+    ThreadPoolExecutor pool =
+        new ThreadPoolExecutor(
+            threads, threads, 60, TimeUnit.SECONDS, new DeviceTaskQueue(idleWait), factory);
+    pool.prestartAllCoreThreads(); // every thread waits in the strategy from the start
+    return pool;
   }
 }

@@ -15,6 +15,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import jdk.jfr.FlightRecorder;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -39,13 +40,15 @@ final class EngineDevices {
       Device device,
       ActorRef<DeviceActor.Command> actor,
       StreamRegistry streams,
-      CachingAllocator allocator) {}
+      CachingAllocator allocator,
+      IdleMeter idle) {}
 
   private final ActorEngine engine;
   private final Duration syncTimeout;
   private final Unit[] units;
   private final Set<CompletableFuture<Void>> pendingSyncs = ConcurrentHashMap.newKeySet();
   private volatile String stopped;
+  private final Runnable reportIdle = this::reportIdle;
 
   // Each registry reads the stop reason of this table while it is being built.
   @SuppressWarnings("this-escape")
@@ -57,8 +60,14 @@ final class EngineDevices {
     for (int i = 0; i < units.length; i++) {
       Device device = Device.of(spec.type(), i);
       String name = "openaccel-" + spec.type().name() + "-device-" + i;
+      IdleMeter meter = new IdleMeter(device, spec.waitStrategy(i));
       DispatcherSelector dispatcher =
-          DeviceDispatchers.register(system, name, spec.computeUnits(), MESSAGES_PER_TURN);
+          DeviceDispatchers.register(
+              system,
+              name,
+              spec.computeUnits(),
+              MESSAGES_PER_TURN,
+              IdleWait.of(meter.strategy(), meter));
       ActorRef<DeviceActor.Command> actor =
           system.systemActorOf(DeviceActor.create(), name, dispatcher);
       CachingAllocator allocator =
@@ -66,8 +75,10 @@ final class EngineDevices {
               ? new CachingAllocator(device, spec.memoryPerDevice(), engine.tracer())
               : null;
       units[i] =
-          new Unit(device, actor, new StreamRegistry(engine, this, device, actor), allocator);
+          new Unit(
+              device, actor, new StreamRegistry(engine, this, device, actor), allocator, meter);
     }
+    FlightRecorder.addPeriodicEvent(IdleWaitRecord.class, reportIdle);
     String reason = "the actor system '" + system.name() + "' terminated";
     system.getWhenTerminated().thenRun(() -> stop(reason));
     // Streams still waiting for their actor would otherwise wait for the whole system to stop.
@@ -136,8 +147,15 @@ final class EngineDevices {
     return done;
   }
 
+  private void reportIdle() {
+    for (Unit unit : units) {
+      unit.idle().report();
+    }
+  }
+
   private void stop(String reason) {
     stopped = reason;
+    FlightRecorder.removePeriodicEvent(reportIdle);
     for (Unit unit : units) {
       for (StreamHandle stream : unit.streams().all()) {
         stream.terminate(reason);

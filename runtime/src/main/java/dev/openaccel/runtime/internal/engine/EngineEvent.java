@@ -5,17 +5,17 @@ import dev.openaccel.runtime.spi.BackendEvent;
 /**
  * The engine's backend event: an id, a device, and its latest {@link Generation}. Internal.
  *
- * <p>Owns: the generation counter and the pointer to the latest generation, both changed only under
- * this object's monitor by {@link #record}; readers see {@code latest} through a volatile read.
- * Because {@code latest} is published only after the record is in its stream's queue, a wait that
- * reads it is always enqueued after that record: a record's generation and its place in its stream
- * are one step, as far as any concurrent wait can see.
+ * <p>Owns: the pointer to the latest generation, changed only under this object's monitor by {@link
+ * #record}; readers see it through a volatile read. The next generation's number is the latest's
+ * plus one, so the event keeps no counter of its own. Because {@code latest} is published only
+ * after the record is in its stream's queue, a wait that reads it is always enqueued after that
+ * record: a record's generation and its place in its stream are one step, as far as any concurrent
+ * wait can see.
  */
 final class EngineEvent implements BackendEvent {
   private final long id;
   private final int deviceIndex;
   private final boolean timing;
-  private long generations; // guarded by this
   private volatile Generation latest;
 
   EngineEvent(long id, int deviceIndex, boolean timing) {
@@ -51,9 +51,10 @@ final class EngineEvent implements BackendEvent {
    *     as the latest, so later waits and synchronizes report why
    */
   synchronized Generation record(StreamHandle stream) {
-    Generation next = Generation.of(this, ++generations);
+    Generation previous = latest;
+    Generation next = Generation.of(this, previous == null ? 1 : previous.number() + 1);
     try {
-      stream.enqueue(new WorkItem.Record(next));
+      stream.enqueue(next);
     } finally {
       latest = next; // on a stopped stream the record was settled as failed, and stays the latest
     }

@@ -20,8 +20,10 @@ import java.util.function.Consumer;
  * by the stream actor that reaches the record (or by shutdown), under this object's monitor;
  * readers see it through the volatile {@code done} flag. Waiters run on the completing thread after
  * the monitor is released, so they must only hand off (tell an actor, complete a future).
+ *
+ * <p>As a {@link WorkItem} it is the record itself: the stream that reaches it completes it.
  */
-final class Generation {
+final class Generation implements WorkItem {
   private static final CompletionStage<Void> SUCCEEDED = CompletableFuture.completedStage(null);
 
   private final EngineEvent event;
@@ -48,6 +50,16 @@ final class Generation {
   /** A point that belongs to no event, described by {@code label} in failure messages. */
   static Generation unnamed(String label) {
     return new Generation(null, 0, label);
+  }
+
+  @Override
+  public boolean runOn(StreamActor actor) {
+    return actor.runRecord(this);
+  }
+
+  @Override
+  public void reject(DeviceExecutionException failure) {
+    complete(System.nanoTime(), failure);
   }
 
   EngineEvent event() {

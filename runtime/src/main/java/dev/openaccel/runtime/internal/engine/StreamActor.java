@@ -216,8 +216,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
     return true;
   }
 
-  boolean runRecord(WorkItem.Record record) {
-    Generation generation = record.generation();
+  boolean runRecord(Generation generation) {
     if (queue == null) {
       progress.itemCompleted();
       generation.complete(System.nanoTime(), progress.unreported());

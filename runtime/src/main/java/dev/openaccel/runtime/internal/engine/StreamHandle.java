@@ -186,7 +186,7 @@ final class StreamHandle implements Stream.Ops {
       engine.require(Capability.CROSS_DEVICE_WAIT, "waiting on a stream of another device");
     }
     Generation end = Generation.unnamed("the work enqueued on " + other + " before waitStream");
-    source.enqueue(new WorkItem.Record(end));
+    source.enqueue(end);
     enqueue(new WorkItem.Wait(end));
   }
 

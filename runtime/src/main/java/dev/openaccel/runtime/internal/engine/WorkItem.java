@@ -7,9 +7,11 @@ import java.util.concurrent.CompletableFuture;
 /**
  * An entry of a stream's queue, run by its {@link StreamActor} in enqueue order. Each item knows
  * which of the actor's steps runs it ({@link #runOn}) and how it is settled when the stream stops
- * before running it ({@link #reject}). Internal.
+ * before running it ({@link #reject}). A record is its {@link Generation} itself, so recording an
+ * event allocates no wrapper. Internal.
  */
-sealed interface WorkItem {
+sealed interface WorkItem
+    permits WorkItem.HostKernel, WorkItem.DeviceCommand, WorkItem.Wait, WorkItem.Sync, Generation {
 
   /** Runs this item on {@code actor}; false if the stream is now parked and takes no more work. */
   boolean runOn(StreamActor actor);
@@ -47,19 +49,6 @@ sealed interface WorkItem {
 
     @Override
     public void reject(DeviceExecutionException failure) {}
-  }
-
-  /** Completes {@code generation} when the stream reaches it. */
-  record Record(Generation generation) implements WorkItem {
-    @Override
-    public boolean runOn(StreamActor actor) {
-      return actor.runRecord(this);
-    }
-
-    @Override
-    public void reject(DeviceExecutionException failure) {
-      generation.complete(System.nanoTime(), failure);
-    }
   }
 
   /** The stream takes no further work until {@code generation} completes. */

@@ -6,7 +6,8 @@
  * <pre>
  *  ActorEngine (spi.Engine; one per backend per accelerator)
  *   |-- EngineDevices: per device
- *   |     |-- DeviceActor (device dispatcher: DeviceThreads)
+ *   |     |-- DeviceActor (device dispatcher: DeviceThreads taking turns from a DeviceTaskQueue
+ *   |     |     |              as the device's IdleWait says; IdleMeter counts idle polling)
  *   |     |     |-- StreamActor  (drains one StreamHandle; Kernels; InFlight -&gt; DeviceQueue)
  *   |     |     `-- DeviceSyncQuery (scatter-gather with a deadline)
  *   |     |-- StreamRegistry (ids, pools; caller-side) --&gt; StreamHandle (queue) &lt;-- producers

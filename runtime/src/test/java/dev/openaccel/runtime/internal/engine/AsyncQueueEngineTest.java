@@ -124,7 +124,13 @@ class AsyncQueueEngineTest {
           order.add("produced");
         });
     ready.record(producer);
-    assertTrue(Engines.eventually(() -> DEVICE.marks.get() > marksBefore), "record submitted");
+    QueueDevice.Work afterRecord = new QueueDevice.Work(() -> {});
+    ENGINE.enqueue(producer, "after the record", afterRecord);
+    // The stream's actor stores the record's marker before it submits the next item, so once that
+    // item is submitted a wait sees the marker (the mark count alone rises before it is stored).
+    assertTrue(
+        Engines.eventually(() -> DEVICE.submitted.contains(afterRecord)), "record's marker stored");
+    assertTrue(DEVICE.marks.get() > marksBefore, "record submitted");
     ready.block(consumer);
     device(consumer, "consume", () -> order.add("consumed"));
     assertTrue(

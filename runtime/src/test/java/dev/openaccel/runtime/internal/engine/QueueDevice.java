@@ -6,7 +6,9 @@ import dev.openaccel.runtime.spi.DeviceExecutor;
 import dev.openaccel.runtime.spi.DeviceQueue;
 import dev.openaccel.runtime.spi.DeviceWork;
 import dev.openaccel.runtime.spi.Marker;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
@@ -30,6 +32,9 @@ final class QueueDevice implements DeviceExecutor {
   /** How many markers the queues were given. */
   final AtomicInteger marks = new AtomicInteger();
 
+  /** Every piece of work the queues were given. */
+  final Set<DeviceWork> submitted = ConcurrentHashMap.newKeySet();
+
   @Override
   public DeviceQueue open(Stream stream) {
     return new Queue(stream);
@@ -51,6 +56,7 @@ final class QueueDevice implements DeviceExecutor {
     @Override
     public void submit(DeviceWork work, Completion done) {
       Work w = (Work) work;
+      submitted.add(work);
       thread.execute(
           () -> {
             try {

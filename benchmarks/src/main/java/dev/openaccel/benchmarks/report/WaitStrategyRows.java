@@ -1,0 +1,61 @@
+package dev.openaccel.benchmarks.report;
+
+import static dev.openaccel.benchmarks.report.Measure.percentile;
+import static dev.openaccel.benchmarks.report.Measure.secondaryMean;
+import static dev.openaccel.benchmarks.report.Target.advantageAtLeast;
+import static dev.openaccel.benchmarks.report.Target.atMost;
+import static dev.openaccel.benchmarks.report.Target.none;
+
+import dev.openaccel.benchmarks.hop.IdleCpu;
+import dev.openaccel.benchmarks.support.DeviceCpuProfiler;
+import java.util.List;
+
+/**
+ * The rows per wait strategy of the device threads: the cross-stream hop's p50 and p99 against
+ * {@code CompletableFuture} stages, and what the device threads burn, per hop and per idle second
+ * (from {@link DeviceCpuProfiler}).
+ */
+final class WaitStrategyRows {
+  private static final String HOP = "CrossStreamHop.eventHop";
+  private static final String FUTURES = "CrossStreamHop.futureHop";
+  private static final List<String> STRATEGIES = List.of("blocking", "yielding", "busy-spin");
+
+  private WaitStrategyRows() {}
+
+  static void add(List<Row> rows) {
+    for (String strategy : STRATEGIES) {
+      boolean byDefault = strategy.equals("blocking");
+      String label = strategy + (strategy.equals("busy-spin") ? ", 1 device x 2 threads" : "");
+      rows.add(
+          new Row(
+              "cross-stream hop p50, " + label + " (vs CompletableFuture stages)",
+              percentile(HOP, 50).with("waitStrategy", strategy),
+              percentile(FUTURES, 50),
+              byDefault
+                  ? atMost(4_000, "<= 4 µs")
+                  : strategy.equals("yielding") ? atMost(1_000, "<= 1 µs, idle machine") : none()));
+      rows.add(
+          new Row(
+              "cross-stream hop p99, " + label + " (vs CompletableFuture stages)",
+              percentile(HOP, 99).with("waitStrategy", strategy),
+              percentile(FUTURES, 99),
+              byDefault
+                  ? atMost(20_000, "<= 20 µs").and(advantageAtLeast(1, ">= 1x stages"))
+                  : none()));
+      rows.add(
+          new Row(
+              "↳ device-thread CPU per hop, " + strategy + " (idle between hops included)",
+              secondaryMean(HOP, DeviceCpuProfiler.METRIC, 1).with("waitStrategy", strategy),
+              null,
+              none()));
+      rows.add(
+          new Row(
+              "↳ device-thread CPU per idle second, " + label,
+              secondaryMean(
+                      "IdleCpu.kernelThenIdle", DeviceCpuProfiler.METRIC, 1e3 / IdleCpu.IDLE_MILLIS)
+                  .with("waitStrategy", strategy),
+              null,
+              none()));
+    }
+  }
+}

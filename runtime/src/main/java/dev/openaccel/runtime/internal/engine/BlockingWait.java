@@ -1,0 +1,20 @@
+package dev.openaccel.runtime.internal.engine;
+
+/** {@code blocking}: parks until a task arrives; no idle CPU. Internal. */
+final class BlockingWait implements IdleWait {
+  private final IdleMeter meter;
+
+  BlockingWait(IdleMeter meter) {
+    this.meter = meter;
+  }
+
+  @Override
+  public Runnable take(DeviceTaskQueue queue) throws InterruptedException {
+    Runnable task = queue.poll();
+    if (task != null) {
+      return task;
+    }
+    meter.parked();
+    return queue.park();
+  }
+}
