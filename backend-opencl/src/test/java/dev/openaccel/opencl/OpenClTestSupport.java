@@ -1,0 +1,48 @@
+package dev.openaccel.opencl;
+
+import com.typesafe.config.ConfigFactory;
+import dev.openaccel.runtime.Accelerator;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.Locale;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/** Starting accelerators for the OpenCL tests, and float buffers. */
+final class OpenClTestSupport {
+  private static final AtomicInteger SYSTEMS = new AtomicInteger();
+
+  private OpenClTestSupport() {}
+
+  /** An accelerator whose default device type is opencl, with extra HOCON {@code config}. */
+  static Accelerator start(String config) {
+    String name = "opencl-test-" + SYSTEMS.incrementAndGet();
+    return Accelerator.start(
+        ConfigFactory.parseString(config)
+            .withFallback(
+                ConfigFactory.parseString(
+                    String.format(
+                        Locale.ROOT,
+                        "openaccel.system-name = %s%nopenaccel.default-device-type = opencl",
+                        name)))
+            .withFallback(ConfigFactory.parseResources("application-test.conf"))
+            .withFallback(ConfigFactory.load()));
+  }
+
+  static Accelerator start() {
+    return start("");
+  }
+
+  /** A little-endian buffer of {@code values}, position 0. */
+  static ByteBuffer floats(float... values) {
+    ByteBuffer bytes = ByteBuffer.allocateDirect(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+    bytes.asFloatBuffer().put(values);
+    return bytes;
+  }
+
+  /** The floats of a little-endian buffer. */
+  static float[] floatsOf(ByteBuffer bytes) {
+    float[] values = new float[bytes.capacity() / 4];
+    bytes.duplicate().order(ByteOrder.LITTLE_ENDIAN).clear().asFloatBuffer().get(values);
+    return values;
+  }
+}
