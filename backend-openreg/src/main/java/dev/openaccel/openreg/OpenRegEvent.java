@@ -21,6 +21,6 @@ public final class OpenRegEvent extends InlineEvent {
    * @throws IllegalArgumentException if {@code options} asks for both interprocess and timing
    */
   public OpenRegEvent(Accelerator accelerator, EventOptions options) {
-    super(accelerator.guardImpl(OpenRegProvider.TYPE).impl(), options);
+    super(accelerator, OpenRegProvider.TYPE, options);
   }
 }

@@ -18,6 +18,6 @@ public final class OpenRegProvider implements BackendProvider {
 
   @Override
   public DeviceGuardImpl create(BackendContext context) {
-    return new OpenRegGuardImpl(OpenRegSettings.from(context.config()), context);
+    return OpenRegEngine.create(OpenRegSettings.from(context.config()), context);
   }
 }

@@ -2,10 +2,10 @@ package dev.openaccel.openreg;
 
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Kernel;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.spi.DeviceGuardImpl;
-import dev.openaccel.runtime.spi.StreamOps;
 import java.nio.ByteBuffer;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
@@ -23,13 +23,13 @@ final class ForeignStreams {
     return Stream.wrap(device, id, 0, new Inert(device));
   }
 
-  private record Inert(Device device) implements StreamOps {
+  private record Inert(Device device) implements Stream.Ops {
     private UnsupportedOperationException refused() {
       return new UnsupportedOperationException(device + " has no backend in this test");
     }
 
     @Override
-    public DeviceGuardImpl backend() {
+    public Event newEvent(EventOptions options) {
       throw refused();
     }
 

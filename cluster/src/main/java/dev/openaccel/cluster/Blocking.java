@@ -1,6 +1,6 @@
 package dev.openaccel.cluster;
 
-import dev.openaccel.runtime.internal.AcceleratorThread;
+import dev.openaccel.runtime.spi.DeviceThread;
 import java.time.Duration;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
@@ -17,7 +17,7 @@ final class Blocking {
    * @throws IllegalStateException containing "blocking call on an actor thread" on a device thread
    */
   static <T> T await(CompletionStage<T> stage, String call, String alternative) {
-    AcceleratorThread.checkMayBlock(call, alternative);
+    DeviceThread.checkMayBlock(call, alternative);
     try {
       return stage.toCompletableFuture().get();
     } catch (ExecutionException e) {
@@ -31,7 +31,7 @@ final class Blocking {
   /** Like {@link #await}, but false if {@code timeout} passes first. */
   static boolean await(
       CompletionStage<?> stage, Duration timeout, String call, String alternative) {
-    AcceleratorThread.checkMayBlock(call, alternative);
+    DeviceThread.checkMayBlock(call, alternative);
     try {
       stage.toCompletableFuture().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
       return true;

@@ -4,6 +4,7 @@ import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventHandle;
+import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -27,9 +28,9 @@ import org.apache.pekko.cluster.typed.Cluster;
  *
  * <p>Each node runs a gateway actor registered with the Receptionist; this extension follows the
  * listing to know the other nodes and their devices, and registers itself with {@link
- * Accelerator#registerRemoteEvents} so that {@code accelerator.openEvent(handle)} opens handles of
- * other nodes. Membership, failure detection and transport are Pekko Cluster's. All methods are
- * thread-safe.
+ * dev.openaccel.runtime.internal.AcceleratorCore#registerRemoteEvents} so that {@code
+ * accelerator.openEvent(handle)} opens handles of other nodes. Membership, failure detection and
+ * transport are Pekko Cluster's. All methods are thread-safe.
  */
 public final class ClusterAccelerator implements Extension {
 
@@ -74,7 +75,7 @@ public final class ClusterAccelerator implements Extension {
     ActorRef<GatewayProtocol.Command> gateway =
         system.systemActorOf(NodeGateway.create(local), NodeGateway.NAME, Props.empty());
     system.systemActorOf(Directory.create(nodes, gateway), "openaccel-directory", Props.empty());
-    accelerator.registerRemoteEvents(this::openRemote);
+    AcceleratorCore.get(accelerator.system()).registerRemoteEvents(this::openRemote);
   }
 
   /** The cluster accelerator of {@code system}. */

@@ -8,6 +8,7 @@ import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -142,7 +143,9 @@ final class LocalNode {
 
   long allocate(Device device, long bytes) {
     DeviceBuffer buffer =
-        accelerator.guardImpl(device.type()).allocate(accelerator.defaultStream(device), bytes);
+        AcceleratorCore.get(accelerator.system())
+            .router(device.type())
+            .allocate(accelerator.defaultStream(device), bytes);
     long id = bufferIds.incrementAndGet();
     buffers.put(id, buffer);
     return id;

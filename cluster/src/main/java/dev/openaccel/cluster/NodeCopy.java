@@ -2,6 +2,7 @@ package dev.openaccel.cluster;
 
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -118,7 +119,9 @@ final class NodeCopy {
   }
 
   private void blockOn(CompletionStage<?> signal) {
-    local.accelerator().guardImpl(stream.deviceType()).blockOn(stream, signal);
+    AcceleratorCore.get(local.accelerator().system())
+        .router(stream.deviceType())
+        .blockOn(stream, signal);
   }
 
   private static int chunk(int offset, long size) {

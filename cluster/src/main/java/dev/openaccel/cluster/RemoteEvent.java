@@ -5,11 +5,12 @@ import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Event;
-import dev.openaccel.runtime.EventChecks;
 import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.actor.EventSignal;
+import dev.openaccel.runtime.internal.AcceleratorCore;
+import dev.openaccel.runtime.spi.EventChecks;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -140,7 +141,7 @@ final class RemoteEvent implements Event {
   public void block(Stream stream) {
     EventChecks.checkBlockable(this, stream);
     checkOpen("block");
-    accelerator.guardImpl(stream.deviceType()).blockOn(stream, latest());
+    AcceleratorCore.get(accelerator.system()).router(stream.deviceType()).blockOn(stream, latest());
   }
 
   @Override

@@ -4,6 +4,7 @@ import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.time.Duration;
 import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
@@ -100,7 +101,7 @@ public final class CrossNodeLatency {
     long[] started = new long[1];
     for (int i = -warmup; i < samples; i++) {
       CompletableFuture<Void> gate = new CompletableFuture<>();
-      a.guardImpl(onA.deviceType()).blockOn(onA, gate);
+      AcceleratorCore.get(a.system()).router(onA.deviceType()).blockOn(onA, gate);
       event.record(onA);
       opened.block(onB);
       CountDownLatch ran = new CountDownLatch(1);

@@ -2,20 +2,16 @@ package dev.openaccel.runtime;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import dev.openaccel.runtime.internal.AcceleratorThread;
-import dev.openaccel.runtime.internal.BackendRegistry;
+import dev.openaccel.runtime.internal.AcceleratorCore;
 import dev.openaccel.runtime.internal.ContextSlots;
-import dev.openaccel.runtime.spi.BackendContext;
-import dev.openaccel.runtime.spi.CurrentContext;
+import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.RemoteEvents;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import dev.openaccel.runtime.trace.TraceBus;
 import dev.openaccel.runtime.trace.TraceEvent;
-import dev.openaccel.runtime.trace.Tracer;
 import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
-import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.TimeUnit;
@@ -61,19 +57,14 @@ public final class Accelerator implements Extension, AutoCloseable {
   private static final Id ID = Id.INSTANCE;
 
   private final ActorSystem<?> system;
-  private final ContextSlots slots = new ContextSlots();
-  private final Tracer tracer;
-  private final BackendRegistry backends;
-  private final String defaultType;
+  private final AcceleratorCore core;
+  private final ContextSlots slots;
   private volatile boolean ownsSystem;
-  private volatile RemoteEvents remoteEvents;
 
   private Accelerator(ActorSystem<?> system) {
     this.system = system;
-    Config config = system.settings().config();
-    this.defaultType = config.getString("openaccel.default-device-type");
-    this.tracer = new Tracer(system);
-    this.backends = BackendRegistry.load(system.dynamicAccess().classLoader(), backendContext());
+    this.core = AcceleratorCore.get(system);
+    this.slots = core.contextSlots();
   }
 
   /** The accelerator of an existing actor system, created on first use. */
@@ -104,14 +95,19 @@ public final class Accelerator implements Extension, AutoCloseable {
     return system;
   }
 
-  /** Terminates the actor system if {@link #start()} created it, and waits for it; idempotent. */
+  /**
+   * Terminates the actor system if {@link #start()} created it; idempotent. From a plain thread it
+   * waits for the termination; from a thread of that system (an actor, a kernel) it starts the
+   * shutdown and returns at once, as Pekko's {@code terminate()} does, and the system then
+   * terminates by itself: waiting there would wait for the thread the caller holds.
+   */
   @Override
   public void close() {
     if (!ownsSystem) {
       return;
     }
     system.terminate();
-    if (!(Thread.currentThread() instanceof AcceleratorThread)) {
+    if (!runsOnOwnSystem()) {
       try {
         system
             .getWhenTerminated()
@@ -123,11 +119,19 @@ public final class Accelerator implements Extension, AutoCloseable {
     }
   }
 
+  /**
+   * True on a thread of this accelerator's actor system: a device thread or a Pekko dispatcher's.
+   */
+  private boolean runsOnOwnSystem() {
+    return DeviceThread.isCurrent()
+        || Thread.currentThread().getName().startsWith(system.name() + "-");
+  }
+
   // ---- backends and devices ----
 
   /** The device types whose backends were found and enabled. */
   public Set<DeviceType> deviceTypes() {
-    return backends.types();
+    return core.types();
   }
 
   /**
@@ -136,17 +140,7 @@ public final class Accelerator implements Extension, AutoCloseable {
    * @throws IllegalStateException if there is no backend, or several and no configured default
    */
   public DeviceType currentAccelerator() {
-    if (!defaultType.isEmpty()) {
-      return DeviceType.of(defaultType);
-    }
-    Set<DeviceType> types = backends.types();
-    if (types.size() != 1) {
-      throw new IllegalStateException(
-          "cannot choose a default device type among "
-              + types
-              + ": put one backend on the class path or set openaccel.default-device-type");
-    }
-    return types.iterator().next();
+    return core.defaultType();
   }
 
   /** Devices of {@link #currentAccelerator()}; never throws, 0 if there is none or it failed. */
@@ -159,20 +153,20 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public int deviceCount(DeviceType type) {
-    return guardImpl(type).deviceCount();
+    return router(type).deviceCount();
   }
 
   public PriorityRange priorityRange(DeviceType type) {
-    return guardImpl(type).priorityRange();
+    return router(type).priorityRange();
   }
 
   /**
-   * The router to the backend of {@code type}; for backends and SPI users.
+   * The router to the backend of {@code type}, for this package's events.
    *
    * @throws IllegalArgumentException containing "no backend for device type"
    */
-  public VirtualGuardImpl guardImpl(DeviceType type) {
-    return backends.get(Objects.requireNonNull(type, "type"));
+  VirtualGuardImpl router(DeviceType type) {
+    return core.router(type);
   }
 
   // ---- the caller's device context ----
@@ -186,7 +180,7 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public Device currentDevice(DeviceType type) {
-    return guardImpl(type).getDevice();
+    return router(type).getDevice();
   }
 
   /**
@@ -204,7 +198,7 @@ public final class Accelerator implements Extension, AutoCloseable {
   /** Makes {@code device} current for its type; a device without index is a no-op. */
   public void setDevice(Device device) {
     if (device.hasIndex()) {
-      guardImpl(device.type()).setDevice(device);
+      router(device.type()).setDevice(device);
     }
   }
 
@@ -213,7 +207,7 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public DeviceGuard deviceGuard(Device device) {
-    return new DeviceGuard(guardImpl(device.type()), new GuardOwner(slots), device);
+    return new DeviceGuard(router(device.type()), new GuardOwner(slots), device);
   }
 
   public Stream currentStream() {
@@ -221,22 +215,22 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public Stream currentStream(Device device) {
-    return guardImpl(device.type()).getStream(device);
+    return router(device.type()).getStream(device);
   }
 
   public Stream defaultStream(Device device) {
-    return guardImpl(device.type()).getDefaultStream(device);
+    return router(device.type()).getDefaultStream(device);
   }
 
   /** Makes {@code stream} current on its device and that device current. */
   public void setStream(Stream stream) {
-    VirtualGuardImpl impl = guardImpl(stream.deviceType());
+    VirtualGuardImpl impl = router(stream.deviceType());
     impl.exchangeStream(stream);
     impl.setDevice(stream.device());
   }
 
   public StreamGuard streamGuard(Stream stream) {
-    return new StreamGuard(guardImpl(stream.deviceType()), new GuardOwner(slots), stream);
+    return new StreamGuard(router(stream.deviceType()), new GuardOwner(slots), stream);
   }
 
   /**
@@ -245,7 +239,7 @@ public final class Accelerator implements Extension, AutoCloseable {
   public MultiStreamGuard multiStreamGuard(Collection<Stream> streams) {
     List<Stream> list = List.copyOf(streams);
     DeviceType type = MultiStreamGuard.commonType(list);
-    return new MultiStreamGuard(type == null ? null : guardImpl(type), new GuardOwner(slots), list);
+    return new MultiStreamGuard(type == null ? null : router(type), new GuardOwner(slots), list);
   }
 
   // ---- streams ----
@@ -259,18 +253,18 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public Stream newStream(Device device, int priority) {
-    return guardImpl(device.type()).getNewStream(device, priority);
+    return router(device.type()).getNewStream(device, priority);
   }
 
   public Stream streamFromPool(Device device, boolean highPriority) {
-    return guardImpl(device.type()).getStreamFromGlobalPool(device, highPriority);
+    return router(device.type()).getStreamFromGlobalPool(device, highPriority);
   }
 
   /**
    * @throws IllegalArgumentException if {@code device} has no stream {@code streamId}
    */
   public Stream stream(Device device, long streamId) {
-    return guardImpl(device.type()).getStream(device, streamId);
+    return router(device.type()).getStream(device, streamId);
   }
 
   /** Blocks until all streams of the current device have completed their work. */
@@ -279,11 +273,11 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public void synchronize(Device device) {
-    guardImpl(device.type()).synchronizeDevice(device.index());
+    router(device.type()).synchronizeDevice(device.index());
   }
 
   public CompletionStage<Void> synchronizeAsync(Device device) {
-    return guardImpl(device.type()).synchronizeDeviceAsync(device.index());
+    return router(device.type()).synchronizeDeviceAsync(device.index());
   }
 
   // ---- memory ----
@@ -295,12 +289,12 @@ public final class Accelerator implements Extension, AutoCloseable {
    * @throws DeviceOutOfMemoryException naming the requested, free and capacity bytes
    */
   public DeviceBuffer allocate(Device device, long bytes) {
-    VirtualGuardImpl impl = guardImpl(device.type());
+    VirtualGuardImpl impl = router(device.type());
     return impl.allocate(impl.getStream(device), bytes);
   }
 
   public MemoryStats memoryStats(Device device) {
-    return guardImpl(device.type()).memoryStats(device);
+    return router(device.type()).memoryStats(device);
   }
 
   // ---- events ----
@@ -314,7 +308,7 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public Event newEvent(DeviceType type, EventOptions options) {
-    return InlineEvent.create(guardImpl(type).impl(), options);
+    return InlineEvent.create(router(type), options);
   }
 
   /**
@@ -324,9 +318,9 @@ public final class Accelerator implements Extension, AutoCloseable {
    */
   public Event openEvent(EventHandle handle) {
     if (handle.node().equals(system.address().toString())) {
-      return InlineEvent.open(guardImpl(handle.deviceType()).impl(), handle);
+      return InlineEvent.open(router(handle.deviceType()), handle);
     }
-    RemoteEvents remote = remoteEvents;
+    RemoteEvents remote = core.remoteEvents();
     if (remote == null) {
       throw new IllegalArgumentException(
           "event handle from node "
@@ -337,18 +331,6 @@ public final class Accelerator implements Extension, AutoCloseable {
               + " actor provider)");
     }
     return remote.open(handle);
-  }
-
-  /**
-   * Lets {@code remote} open handles of other nodes; for the distribution module.
-   *
-   * @throws IllegalStateException if another one is registered
-   */
-  public synchronized void registerRemoteEvents(RemoteEvents remote) {
-    if (remoteEvents != null && remoteEvents != remote) {
-      throw new IllegalStateException("remote events are already provided by " + remoteEvents);
-    }
-    remoteEvents = Objects.requireNonNull(remote, "remote");
   }
 
   // ---- contexts ----
@@ -366,7 +348,7 @@ public final class Accelerator implements Extension, AutoCloseable {
    *     device
    */
   public void runWith(DeviceContext context, Runnable body) {
-    checkContext(context);
+    core.checkContext(context);
     DeviceContext previous = slots.get();
     slots.set(context);
     try {
@@ -380,54 +362,11 @@ public final class Accelerator implements Extension, AutoCloseable {
    * The trace bus: GPUTrace-style hooks delivered as {@link TraceEvent} messages to subscribers.
    */
   public TraceBus trace() {
-    return tracer;
-  }
-
-  /**
-   * Checks that every device and stream {@code context} names exists here.
-   *
-   * @throws IllegalArgumentException containing "no backend for device type" or "device index is
-   *     out of range"
-   */
-  public void checkContext(DeviceContext context) {
-    Objects.requireNonNull(context, "context");
-    context
-        .devices()
-        .forEach((type, index) -> guardImpl(type).getDefaultStream(Device.of(type, index)));
-    context.streams().keySet().forEach(device -> guardImpl(device.type()).getDefaultStream(device));
-  }
-
-  /** Internal API: the per-thread and per-actor context slots, for the actor integration. */
-  public ContextSlots contextSlots() {
-    return slots;
-  }
-
-  private BackendContext backendContext() {
-    return new BackendContext() {
-      @Override
-      public ActorSystem<?> system() {
-        return system;
-      }
-
-      @Override
-      public Config config() {
-        return system.settings().config();
-      }
-
-      @Override
-      public CurrentContext currentContext() {
-        return slots;
-      }
-
-      @Override
-      public Tracer tracer() {
-        return tracer;
-      }
-    };
+    return core.tracer();
   }
 
   @Override
   public String toString() {
-    return "Accelerator(system=" + system.name() + ", backends=" + backends.types() + ")";
+    return "Accelerator(system=" + system.name() + ", backends=" + core.types() + ")";
   }
 }

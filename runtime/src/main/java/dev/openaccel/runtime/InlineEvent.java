@@ -1,11 +1,12 @@
 package dev.openaccel.runtime;
 
 import dev.openaccel.runtime.actor.EventSignal;
-import dev.openaccel.runtime.internal.AcceleratorThread;
 import dev.openaccel.runtime.spi.BackendEvent;
 import dev.openaccel.runtime.spi.Capability;
-import dev.openaccel.runtime.spi.DeviceGuardImpl;
+import dev.openaccel.runtime.spi.DeviceThread;
+import dev.openaccel.runtime.spi.EventChecks;
 import dev.openaccel.runtime.spi.EventFlag;
+import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -14,9 +15,10 @@ import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
- * The generic {@link Event}: c10's {@code InlineEvent} over one backend's {@link DeviceGuardImpl}.
- * Backend event classes (such as {@code OpenRegEvent}) extend it, so events of any class mix freely
- * with each other and with streams of their device type.
+ * The generic {@link Event}: c10's {@code InlineEvent} over a {@link VirtualGuardImpl}, which
+ * routes each call to the backend of the event's device type. Backend event classes (such as {@code
+ * OpenRegEvent}) extend it, so events of any class mix freely with each other and with streams of
+ * their device type. The contract's argument checks are {@link EventChecks}.
  *
  * <p>Owns: the binding to a device and the backend event handle, both set by the first record under
  * this object's monitor. This class is thread-safe.
@@ -26,7 +28,7 @@ public class InlineEvent implements Event {
       CompletableFuture.completedStage(null);
   private static final long SPIN_NANOS = 5_000;
 
-  private final DeviceGuardImpl backend;
+  private final VirtualGuardImpl backend;
   private final EventOptions options;
   private final EventFlag flag;
   private volatile BackendEvent event;
@@ -34,12 +36,17 @@ public class InlineEvent implements Event {
   private volatile boolean closed;
 
   /**
-   * An event of {@code backend}'s device type.
+   * An event of {@code accelerator}'s backend for {@code type}; for backend event classes.
    *
-   * @throws IllegalArgumentException if {@code options} asks for both interprocess and timing
+   * @throws IllegalArgumentException if {@code options} asks for both interprocess and timing, or
+   *     containing "no backend for device type"
    * @throws UnsupportedOperationException naming the backend and the option it does not support
    */
-  protected InlineEvent(DeviceGuardImpl backend, EventOptions options) {
+  protected InlineEvent(Accelerator accelerator, DeviceType type, EventOptions options) {
+    this(accelerator.router(type), options);
+  }
+
+  private InlineEvent(VirtualGuardImpl backend, EventOptions options) {
     this.backend = Objects.requireNonNull(backend, "backend");
     this.options = Objects.requireNonNull(options, "options");
     checkOptions(backend, options);
@@ -47,29 +54,27 @@ public class InlineEvent implements Event {
   }
 
   /** An opened interprocess event that follows {@code shared}'s records. */
-  private InlineEvent(DeviceGuardImpl backend, BackendEvent shared, Device device) {
+  private InlineEvent(VirtualGuardImpl backend, BackendEvent shared, Device device) {
     this(backend, EventOptions.defaults().withInterprocess(true));
     this.event = shared;
     this.device = device;
   }
 
-  /** A new event for {@code backend}; see {@link #InlineEvent(DeviceGuardImpl, EventOptions)}. */
-  public static InlineEvent create(DeviceGuardImpl backend, EventOptions options) {
+  /**
+   * A new event routed through {@code backend}; see {@link #InlineEvent(Accelerator, DeviceType,
+   * EventOptions)} for the exceptions.
+   */
+  public static InlineEvent create(VirtualGuardImpl backend, EventOptions options) {
     return new InlineEvent(backend, options);
   }
 
-  /** A new event of {@code stream}'s backend. */
-  static InlineEvent create(Stream stream, EventOptions options) {
-    return new InlineEvent(stream.ops().backend(), options);
-  }
-
   /** The event behind {@code handle}, opened in {@code backend}. */
-  static InlineEvent open(DeviceGuardImpl backend, EventHandle handle) {
+  static InlineEvent open(VirtualGuardImpl backend, EventHandle handle) {
     BackendEvent shared = backend.openEvent(handle.eventId());
     return new InlineEvent(backend, shared, Device.of(handle.deviceType(), shared.deviceIndex()));
   }
 
-  private static void checkOptions(DeviceGuardImpl backend, EventOptions options) {
+  private static void checkOptions(VirtualGuardImpl backend, EventOptions options) {
     if (options.interprocess() && options.enableTiming()) {
       throw new IllegalArgumentException(
           "an event cannot be both interprocess and timing (enable_timing): " + options);
@@ -130,27 +135,17 @@ public class InlineEvent implements Event {
     record(backend.getStream(backend.getDevice()));
   }
 
+  /**
+   * Records this event on {@code stream}. A record and its place in the stream are one step for
+   * every concurrent caller: a {@link #block} that sees this record waits for exactly it, and a
+   * block that runs before it keeps waiting for the previous one. Thread-safe.
+   */
   @Override
   public synchronized void record(Stream stream) {
     Objects.requireNonNull(stream, "stream");
     checkOpen("record");
-    if (!stream.deviceType().equals(deviceType())) {
-      throw new IllegalArgumentException(
-          "Event device type "
-              + deviceType()
-              + " does not match recording stream's device type "
-              + stream.deviceType()
-              + ".");
-    }
     Device bound = device;
-    if (bound != null && !bound.equals(stream.device())) {
-      throw new IllegalArgumentException(
-          "Event device "
-              + bound
-              + " does not match recording stream's device "
-              + stream.device()
-              + ".");
-    }
+    EventChecks.checkRecordable(deviceType(), bound, stream);
     BackendEvent recorded = backend.record(event, stream, bound == null ? -1 : bound.index(), flag);
     device = stream.device(); // before the event: a reader that sees the event sees its device
     event = recorded;
@@ -164,6 +159,11 @@ public class InlineEvent implements Event {
     }
   }
 
+  /**
+   * Makes work enqueued on {@code stream} after this call wait for the record that is current now;
+   * re-recording later never changes what it waits for. Safe to call concurrently with {@link
+   * #record}: it never waits for a record that is enqueued after it.
+   */
   @Override
   public void block(Stream stream) {
     EventChecks.checkBlockable(this, stream);
@@ -188,7 +188,8 @@ public class InlineEvent implements Event {
 
   @Override
   public void synchronize() {
-    AcceleratorThread.checkMayBlock("Event.synchronize()", "Event.completion()");
+    // The blocking-call check for events lives here, the entry point, so it runs once per call.
+    DeviceThread.checkMayBlock("Event.synchronize()", "Event.completion()");
     checkOpen("synchronize");
     BackendEvent created = event;
     if (created != null) {
@@ -200,7 +201,7 @@ public class InlineEvent implements Event {
   @Override
   public boolean synchronize(Duration timeout) {
     Objects.requireNonNull(timeout, "timeout");
-    AcceleratorThread.checkMayBlock("Event.synchronize(timeout)", "Event.completion()");
+    DeviceThread.checkMayBlock("Event.synchronize(timeout)", "Event.completion()");
     checkOpen("synchronize");
     BackendEvent created = event;
     if (created == null) {
@@ -226,29 +227,8 @@ public class InlineEvent implements Event {
           "elapsedTime needs an event of this runtime, got " + end.getClass().getName());
     }
     other.checkOpen("elapsedTime");
-    BackendEvent start = event;
-    BackendEvent stop = other.event;
-    if (start == null || stop == null) {
-      throw new IllegalStateException(
-          "Both events must be recorded before calculating elapsed time (this recorded: "
-              + (start != null)
-              + ", other recorded: "
-              + (stop != null)
-              + ")");
-    }
-    if (!backend.queryEvent(start) || !other.backend.queryEvent(stop)) {
-      throw new IllegalStateException(
-          "Both events must be completed before calculating elapsed time");
-    }
-    if (!device.equals(other.device)) {
-      throw new IllegalArgumentException(
-          "Both events must be recorded on the same device to calculate elapsed time (this: "
-              + device
-              + ", other: "
-              + other.device
-              + ")");
-    }
-    return backend.elapsedTime(start, stop, device.index());
+    EventChecks.checkMeasurable(this, other);
+    return backend.elapsedTime(event, other.event, device.index());
   }
 
   @Override
@@ -292,11 +272,7 @@ public class InlineEvent implements Event {
     closed = true;
     BackendEvent created = event;
     if (created != null) {
-      try {
-        backend.destroyEvent(created, device.index());
-      } catch (RuntimeException ignored) {
-        // close never throws: a backend that fails here has nothing left we could release
-      }
+      backend.destroyEvent(created, device.index()); // never throws
     }
   }
 

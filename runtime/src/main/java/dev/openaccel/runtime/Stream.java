@@ -1,6 +1,5 @@
 package dev.openaccel.runtime;
 
-import dev.openaccel.runtime.spi.StreamOps;
 import java.nio.ByteBuffer;
 import java.util.Objects;
 import java.util.concurrent.Callable;
@@ -17,9 +16,9 @@ public final class Stream {
   private final Device device;
   private final long id;
   private final int priority;
-  private final StreamOps ops;
+  private final Ops ops;
 
-  private Stream(Device device, long id, int priority, StreamOps ops) {
+  private Stream(Device device, long id, int priority, Ops ops) {
     this.device = Objects.requireNonNull(device, "device");
     if (!device.hasIndex()) {
       throw new IllegalArgumentException("a stream needs a device with an index, got " + device);
@@ -35,7 +34,7 @@ public final class Stream {
    *
    * @throws IllegalArgumentException if the device has no index
    */
-  public static Stream wrap(Device device, long id, int priority, StreamOps ops) {
+  public static Stream wrap(Device device, long id, int priority, Ops ops) {
     return new Stream(device, id, priority, ops);
   }
 
@@ -60,7 +59,7 @@ public final class Stream {
   }
 
   /** The backend's operations for this stream; for backend implementations. */
-  public StreamOps ops() {
+  public Ops ops() {
     return ops;
   }
 
@@ -101,7 +100,7 @@ public final class Stream {
 
   /** Records a new default-options event here and returns it. */
   public Event recordEvent() {
-    return recordEvent(InlineEvent.create(this, EventOptions.defaults()));
+    return recordEvent(ops.newEvent(EventOptions.defaults()));
   }
 
   /** Records {@code event} here and returns it. */
@@ -186,5 +185,47 @@ public final class Stream {
         + ", priority="
         + priority
         + ")";
+  }
+
+  /**
+   * What a backend's stream does behind the public value: enqueue work and report progress. A
+   * backend creates streams with {@link #wrap} and one {@code Ops} per stream.
+   *
+   * <p>Implementations are thread-safe: any thread may enqueue; work runs in enqueue order.
+   */
+  public interface Ops {
+
+    /** A new event of this stream's backend, for {@link Stream#recordEvent()}. */
+    Event newEvent(EventOptions options);
+
+    /** True when all work enqueued so far has completed. Must not send a message. */
+    boolean query();
+
+    /** Blocks until the work enqueued so far has completed; throws its failure if any. */
+    void synchronize();
+
+    /** Completes when the work enqueued so far has completed, exceptionally with its failure. */
+    CompletionStage<Void> synchronizeAsync();
+
+    /** Enqueues a kernel. */
+    void launch(String name, Runnable kernel);
+
+    /** Enqueues a kernel whose result completes the returned stage. */
+    <T> CompletionStage<T> submit(String name, Callable<T> kernel);
+
+    /** Enqueues a copy of {@code src}'s remaining bytes into {@code dst}, read when it runs. */
+    void copyToDevice(ByteBuffer src, DeviceBuffer dst);
+
+    /** Enqueues a copy of {@code src} into {@code dst} from its position, written when it runs. */
+    void copyToHost(DeviceBuffer src, ByteBuffer dst);
+
+    /** Enqueues a device-to-device copy; the buffers may live on different devices. */
+    void copy(DeviceBuffer src, DeviceBuffer dst);
+
+    /** Enqueues a kernel that works on {@code buffers}. */
+    void launch(String name, Kernel kernel, DeviceBuffer... buffers);
+
+    /** Work enqueued here after this call waits for work enqueued on {@code other} before it. */
+    void waitFor(Stream other);
   }
 }

@@ -1,7 +1,7 @@
 package dev.openaccel.runtime.actor;
 
-import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.DeviceContext;
+import dev.openaccel.runtime.internal.AcceleratorCore;
 import dev.openaccel.runtime.internal.ContextSlots;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -23,11 +23,10 @@ public final class DeviceBehaviors {
   public static <T> Behavior<T> withDeviceContext(Behavior<T> behavior) {
     return Behaviors.setup(
         context -> {
-          Accelerator accelerator = Accelerator.get(context.getSystem());
+          AcceleratorCore core = AcceleratorCore.get(context.getSystem());
           ContextSlots.Slot own =
               new ContextSlots.Slot("actor " + context.getSelf().path(), DeviceContext.empty());
-          return Behaviors.intercept(
-              () -> new DeviceContextInterceptor<>(accelerator, own), behavior);
+          return Behaviors.intercept(() -> new DeviceContextInterceptor<>(core, own), behavior);
         });
   }
 }

@@ -1,6 +1,6 @@
 package dev.openaccel.runtime.actor;
 
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.internal.AcceleratorCore;
 import dev.openaccel.runtime.internal.ContextSlots;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.Behavior;
@@ -16,15 +16,15 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  * <p>Owns: nothing shared; the actor's own slot is confined to the actor.
  */
 final class DeviceContextInterceptor<T> extends BehaviorInterceptor<T, T> {
-  private final Accelerator accelerator;
+  private final AcceleratorCore core;
   private final ContextSlots slots;
   private final ContextSlots.Slot own;
 
   @SuppressWarnings("unchecked")
-  DeviceContextInterceptor(Accelerator accelerator, ContextSlots.Slot own) {
+  DeviceContextInterceptor(AcceleratorCore core, ContextSlots.Slot own) {
     super((Class<T>) (Class<?>) Object.class);
-    this.accelerator = accelerator;
-    this.slots = accelerator.contextSlots();
+    this.core = core;
+    this.slots = core.contextSlots();
     this.own = own;
   }
 
@@ -33,7 +33,7 @@ final class DeviceContextInterceptor<T> extends BehaviorInterceptor<T, T> {
     ContextSlots.Slot slot = own;
     if (msg instanceof DeviceScoped scoped) {
       try {
-        accelerator.checkContext(scoped.deviceContext());
+        core.checkContext(scoped.deviceContext());
       } catch (IllegalArgumentException bad) {
         ctx.asJava()
             .getLog()

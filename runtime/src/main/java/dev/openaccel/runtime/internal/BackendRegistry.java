@@ -12,6 +12,7 @@ import java.util.Map;
 import java.util.ServiceLoader;
 import java.util.Set;
 import java.util.TreeMap;
+import java.util.function.Function;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -21,7 +22,7 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Owns: the type-to-backend table, fixed at construction.
  */
-public final class BackendRegistry {
+final class BackendRegistry {
   private static final Logger log = LoggerFactory.getLogger(BackendRegistry.class);
 
   private final Map<DeviceType, VirtualGuardImpl> backends;
@@ -30,9 +31,12 @@ public final class BackendRegistry {
     this.backends = Collections.unmodifiableMap(backends);
   }
 
-  /** Discovers and creates the enabled backends visible to {@code loader}. */
-  public static BackendRegistry load(ClassLoader loader, BackendContext context) {
-    Config config = context.config();
+  /**
+   * Discovers and creates the enabled backends visible to {@code loader}, each with its own
+   * context.
+   */
+  static BackendRegistry load(
+      ClassLoader loader, Config config, Function<DeviceType, BackendContext> contexts) {
     Set<String> disabled = new LinkedHashSet<>(config.getStringList("openaccel.disabled-backends"));
     Map<DeviceType, VirtualGuardImpl> backends =
         new TreeMap<>((a, b) -> a.name().compareTo(b.name()));
@@ -43,7 +47,7 @@ public final class BackendRegistry {
       } else if (backends.containsKey(type)) {
         log.warn("ignoring second provider {} for device type {}", provider.getClass(), type);
       } else {
-        backends.put(type, new VirtualGuardImpl(create(provider, type, context)));
+        backends.put(type, new VirtualGuardImpl(create(provider, type, contexts.apply(type))));
       }
     }
     return new BackendRegistry(backends);
@@ -71,7 +75,7 @@ public final class BackendRegistry {
   }
 
   /** The device types found and enabled, in name order. */
-  public Set<DeviceType> types() {
+  Set<DeviceType> types() {
     return backends.keySet();
   }
 
@@ -80,7 +84,7 @@ public final class BackendRegistry {
    *
    * @throws IllegalArgumentException containing "no backend for device type"
    */
-  public VirtualGuardImpl get(DeviceType type) {
+  VirtualGuardImpl get(DeviceType type) {
     VirtualGuardImpl impl = backends.get(type);
     if (impl == null) {
       throw new IllegalArgumentException(

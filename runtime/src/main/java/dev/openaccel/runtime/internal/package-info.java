@@ -1,15 +1,14 @@
 /**
- * Internal API: the actor engine behind {@code EngineGuardImpl}. Nothing here is stable for users.
+ * Internal API: the wiring behind the {@code Accelerator} facade (backends found with
+ * ServiceLoader, the callers' device contexts, the hooks OpenAccel's own modules use). Nothing here
+ * is stable for users.
  *
  * <pre>
- *  DeviceEngine (one per backend per accelerator)
- *   |-- DeviceStreams[i] --- ids, registry, pools ---&gt; StreamCore (queue, counters) &lt;--- producers
- *   |-- DeviceActor[i]  (device dispatcher i: AcceleratorThreads)
- *   |     |-- StreamActor (drains one StreamCore, runs kernels via KernelRunner)
- *   |     `-- DeviceSyncQuery (scatter-gather for a device synchronize)
- *   `-- CachingAllocator[i] (stream-ordered block cache) ---&gt; Buffer / Block
- *  EventCore ---&gt; Generation (a latch per record; waiters: streams, futures, subscribers)
- *  ContextSlots: the caller's DeviceContext, per thread or per actor
+ *  Accelerator (facade) --&gt; AcceleratorCore (extension)
+ *                             |-- BackendRegistry: DeviceType -&gt; VirtualGuardImpl -&gt; backend
+ *                             |     (a provider that throws becomes a FailedBackend)
+ *                             |-- EngineBackendContext: what a provider gets; engine(spec)
+ *                             `-- ContextSlots: the caller's DeviceContext, per thread or actor
  * </pre>
  */
 package dev.openaccel.runtime.internal;

@@ -23,4 +23,12 @@ public interface BackendContext {
 
   /** The caller's device context, which {@code getDevice}/{@code setDevice} read and write. */
   CurrentContext currentContext();
+
+  /**
+   * OpenAccel's actor engine for this backend, described by {@code spec}; call it once, from the
+   * provider's {@code create}. The engine's device actors live under the system guardian.
+   *
+   * @throws IllegalArgumentException if {@code spec} is of another device type than the provider's
+   */
+  Engine engine(EngineSpec spec);
 }

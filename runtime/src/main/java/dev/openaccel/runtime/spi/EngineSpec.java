@@ -1,47 +1,240 @@
 package dev.openaccel.runtime.spi;
 
+import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.PriorityRange;
+import java.util.EnumSet;
 import java.util.Objects;
+import java.util.Set;
 
 /**
- * The shape of a backend's hardware, from which {@link EngineGuardImpl} builds its device and
- * stream actors.
+ * What a backend tells {@link BackendContext#engine} about its hardware: built with named fields,
+ * validated by {@link Builder#build()}. Immutable.
  *
- * @param deviceCount number of devices, {@code >= 0}
- * @param priorityRange the stream priorities the hardware supports
- * @param computeUnits threads of each device's dispatcher: how many of its streams run at once
- * @param streamPoolSize streams per device and priority handed out by {@code streamFromPool}
- * @param batch items a stream runs before yielding its thread to the device's other streams; a
- *     stream of the greatest priority runs four times as many
- * @param launchModel the simulated delay before each kernel
- * @param memoryPerDevice bytes of device memory per device; 0 for a backend without device memory
+ * <pre>{@code
+ * EngineSpec spec = EngineSpec.builder(DeviceType.of("openreg"))
+ *     .deviceCount(2)
+ *     .priorityRange(new PriorityRange(0, 1))
+ *     .computeUnits(2)
+ *     .capabilities(Capability.EVENTS, Capability.TIMING)
+ *     .build();
+ * }</pre>
  */
-public record EngineSpec(
-    int deviceCount,
-    PriorityRange priorityRange,
-    int computeUnits,
-    int streamPoolSize,
-    int batch,
-    LaunchModel launchModel,
-    long memoryPerDevice) {
+public final class EngineSpec {
+  private final DeviceType type;
+  private final int deviceCount;
+  private final PriorityRange priorityRange;
+  private final int computeUnits;
+  private final int streamPoolSize;
+  private final int batch;
+  private final LaunchModel launchModel;
+  private final long memoryPerDevice;
+  private final Set<Capability> capabilities;
+  private final DeviceExecutor executor;
+  private final DeviceMemory memory;
 
-  public EngineSpec {
-    Objects.requireNonNull(priorityRange, "priorityRange");
-    Objects.requireNonNull(launchModel, "launchModel");
-    requirePositive("computeUnits", computeUnits);
-    requirePositive("streamPoolSize", streamPoolSize);
-    requirePositive("batch", batch);
-    if (memoryPerDevice < 0) {
-      throw new IllegalArgumentException("memoryPerDevice must be >= 0, got " + memoryPerDevice);
-    }
-    if (deviceCount < 0) {
-      throw new IllegalArgumentException("deviceCount must be >= 0, got " + deviceCount);
-    }
+  private EngineSpec(Builder b) {
+    this.type = b.type;
+    this.deviceCount = b.deviceCount;
+    this.priorityRange = b.priorityRange;
+    this.computeUnits = b.computeUnits;
+    this.streamPoolSize = b.streamPoolSize;
+    this.batch = b.batch;
+    this.launchModel = b.launchModel;
+    this.memoryPerDevice = b.memoryPerDevice;
+    this.capabilities = Set.copyOf(b.capabilities);
+    this.executor = b.executor;
+    this.memory = b.memory;
   }
 
-  private static void requirePositive(String name, int value) {
-    if (value <= 0) {
-      throw new IllegalArgumentException(name + " must be > 0, got " + value);
+  /** A builder for a backend of {@code type}; every other field has a default. */
+  public static Builder builder(DeviceType type) {
+    return new Builder(type);
+  }
+
+  public DeviceType type() {
+    return type;
+  }
+
+  /** Number of devices, {@code >= 0}; default 1. */
+  public int deviceCount() {
+    return deviceCount;
+  }
+
+  /** The stream priorities the hardware supports; default {@code 0..0}. */
+  public PriorityRange priorityRange() {
+    return priorityRange;
+  }
+
+  /** Threads of each device's dispatcher: how many of its streams run at once; default 1. */
+  public int computeUnits() {
+    return computeUnits;
+  }
+
+  /** Streams per device and priority handed out by {@code streamFromPool}; default 32. */
+  public int streamPoolSize() {
+    return streamPoolSize;
+  }
+
+  /**
+   * Items a stream runs before yielding its thread to the device's other streams; a stream of the
+   * greatest priority runs four times as many. Default 64.
+   */
+  public int batch() {
+    return batch;
+  }
+
+  /** The delay before each Java kernel starts; default none. */
+  public LaunchModel launchModel() {
+    return launchModel;
+  }
+
+  /** Bytes of engine-managed device memory per device; 0 (the default) for none. */
+  public long memoryPerDevice() {
+    return memoryPerDevice;
+  }
+
+  /**
+   * What the backend supports; undeclared capabilities throw. Default: {@link Capability#EVENTS}.
+   */
+  public Set<Capability> capabilities() {
+    return capabilities;
+  }
+
+  /** How device work executes; default {@link DeviceExecutor#synchronous()}. */
+  public DeviceExecutor executor() {
+    return executor;
+  }
+
+  /** Backend-owned device memory, or null: see {@link #memoryPerDevice()}. */
+  public DeviceMemory memory() {
+    return memory;
+  }
+
+  @Override
+  public String toString() {
+    return "EngineSpec(type="
+        + type
+        + ", devices="
+        + deviceCount
+        + ", priorities="
+        + priorityRange
+        + ", computeUnits="
+        + computeUnits
+        + ", capabilities="
+        + capabilities
+        + ")";
+  }
+
+  /** Builds an {@link EngineSpec}. Not thread-safe. */
+  public static final class Builder {
+    private final DeviceType type;
+    private int deviceCount = 1;
+    private PriorityRange priorityRange = new PriorityRange(0, 0);
+    private int computeUnits = 1;
+    private int streamPoolSize = 32;
+    private int batch = 64;
+    private LaunchModel launchModel = LaunchModel.immediate();
+    private long memoryPerDevice;
+    private Set<Capability> capabilities = EnumSet.of(Capability.EVENTS);
+    private DeviceExecutor executor = DeviceExecutor.synchronous();
+    private DeviceMemory memory;
+
+    private Builder(DeviceType type) {
+      this.type = Objects.requireNonNull(type, "type");
+    }
+
+    public Builder deviceCount(int count) {
+      this.deviceCount = count;
+      return this;
+    }
+
+    public Builder priorityRange(PriorityRange range) {
+      this.priorityRange = Objects.requireNonNull(range, "priorityRange");
+      return this;
+    }
+
+    public Builder computeUnits(int threads) {
+      this.computeUnits = threads;
+      return this;
+    }
+
+    public Builder streamPoolSize(int streams) {
+      this.streamPoolSize = streams;
+      return this;
+    }
+
+    public Builder batch(int items) {
+      this.batch = items;
+      return this;
+    }
+
+    public Builder launchModel(LaunchModel model) {
+      this.launchModel = Objects.requireNonNull(model, "launchModel");
+      return this;
+    }
+
+    public Builder memoryPerDevice(long bytes) {
+      this.memoryPerDevice = bytes;
+      return this;
+    }
+
+    public Builder capabilities(Capability first, Capability... more) {
+      this.capabilities = EnumSet.of(first, more);
+      return this;
+    }
+
+    public Builder capabilities(Set<Capability> all) {
+      this.capabilities = all.isEmpty() ? EnumSet.noneOf(Capability.class) : EnumSet.copyOf(all);
+      return this;
+    }
+
+    public Builder executor(DeviceExecutor executor) {
+      this.executor = Objects.requireNonNull(executor, "executor");
+      return this;
+    }
+
+    /** Device memory the backend owns itself; excludes {@link #memoryPerDevice}. */
+    public Builder memory(DeviceMemory memory) {
+      this.memory = Objects.requireNonNull(memory, "memory");
+      return this;
+    }
+
+    /**
+     * The spec.
+     *
+     * @throws IllegalArgumentException naming the field and its value if one is out of range
+     */
+    public EngineSpec build() {
+      if (deviceCount < 0) {
+        throw new IllegalArgumentException("deviceCount must be >= 0, got " + deviceCount);
+      }
+      requirePositive("computeUnits", computeUnits);
+      requirePositive("streamPoolSize", streamPoolSize);
+      requirePositive("batch", batch);
+      if (memoryPerDevice < 0) {
+        throw new IllegalArgumentException("memoryPerDevice must be >= 0, got " + memoryPerDevice);
+      }
+      boolean hasMemory = memoryPerDevice > 0 || memory != null;
+      if (memoryPerDevice > 0 && memory != null) {
+        throw new IllegalArgumentException(
+            "memoryPerDevice " + memoryPerDevice + " and memory " + memory + " exclude each other");
+      }
+      if (hasMemory != capabilities.contains(Capability.DEVICE_MEMORY)) {
+        throw new IllegalArgumentException(
+            "device memory (memoryPerDevice "
+                + memoryPerDevice
+                + ", memory "
+                + memory
+                + ") and capability DEVICE_MEMORY must be declared together, got "
+                + capabilities);
+      }
+      return new EngineSpec(this);
+    }
+
+    private static void requirePositive(String name, int value) {
+      if (value <= 0) {
+        throw new IllegalArgumentException(name + " must be > 0, got " + value);
+      }
     }
   }
 }

@@ -1,6 +1,5 @@
 package dev.openaccel.runtime.spi;
 
-import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceType;
@@ -26,15 +25,6 @@ public final class VirtualGuardImpl implements DeviceGuardImpl {
   /** Wraps {@code impl}. */
   public VirtualGuardImpl(DeviceGuardImpl impl) {
     this.impl = Objects.requireNonNull(impl, "impl");
-  }
-
-  /**
-   * The router for {@code type} in {@code accelerator}.
-   *
-   * @throws IllegalArgumentException containing "no backend for device type" if none is registered
-   */
-  public static VirtualGuardImpl of(Accelerator accelerator, DeviceType type) {
-    return accelerator.guardImpl(type);
   }
 
   /** The backend this routes to. */

@@ -60,7 +60,7 @@ class BackendRegistryTest {
     try (Accelerator accelerator = start("openaccel.default-device-type = broken")) {
       assertEquals(0, assertDoesNotThrow(() -> accelerator.deviceCount(BROKEN)));
       assertEquals(0, assertDoesNotThrow(() -> accelerator.deviceCount()));
-      assertEquals(0, accelerator.guardImpl(BROKEN).deviceCount());
+      assertEquals(0, AcceleratorCore.get(accelerator.system()).router(BROKEN).deviceCount());
     }
   }
 
@@ -107,7 +107,8 @@ class BackendRegistryTest {
       String phrase = "no backend for device type";
       Device device = Device.of(UNKNOWN, 0);
       assertFailsWith(rejected, phrase, () -> accelerator.deviceCount(UNKNOWN));
-      assertFailsWith(rejected, phrase, () -> accelerator.guardImpl(UNKNOWN));
+      assertFailsWith(
+          rejected, phrase, () -> AcceleratorCore.get(accelerator.system()).router(UNKNOWN));
       assertFailsWith(rejected, phrase, () -> accelerator.priorityRange(UNKNOWN));
       assertFailsWith(rejected, phrase, () -> accelerator.defaultStream(device));
       assertFailsWith(rejected, phrase, () -> accelerator.setDevice(device));
@@ -154,7 +155,9 @@ class BackendRegistryTest {
     try (Accelerator first = start("openaccel.disabled-backends = [broken]");
         Accelerator second = start("openaccel.disabled-backends = [broken]")) {
       Device device = Device.of(MINIMAL, 0);
-      assertTrue(first.guardImpl(MINIMAL).impl() != second.guardImpl(MINIMAL).impl());
+      assertTrue(
+          AcceleratorCore.get(first.system()).router(MINIMAL).impl()
+              != AcceleratorCore.get(second.system()).router(MINIMAL).impl());
       first.setDevice(Device.of(MINIMAL, 1));
       assertEquals(device, second.currentDevice(MINIMAL), "accelerators share a current device");
     }

@@ -12,6 +12,7 @@ import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.internal.AcceleratorCore;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import java.time.Duration;
@@ -132,7 +133,7 @@ public abstract class BackendTck {
 
   /** The router to the backend under test, as users of the SPI reach it. */
   protected final VirtualGuardImpl backend() {
-    return accelerator().guardImpl(deviceType());
+    return AcceleratorCore.get(accelerator().system()).router(deviceType());
   }
 
   protected final boolean declares(Capability capability) {

@@ -6,10 +6,7 @@ import dev.openaccel.runtime.spi.BackendContext;
 import dev.openaccel.runtime.spi.BackendProvider;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.DeviceGuardImpl;
-import dev.openaccel.runtime.spi.EngineGuardImpl;
 import dev.openaccel.runtime.spi.EngineSpec;
-import dev.openaccel.runtime.spi.LaunchModel;
-import java.util.Set;
 
 /**
  * The {@code minimal} backend of the runtime's own tests: two devices on the actor engine that
@@ -32,21 +29,17 @@ public final class MinimalBackendProvider implements BackendProvider {
 
   @Override
   public DeviceGuardImpl create(BackendContext context) {
-    return new MinimalGuardImpl(context);
+    return context.engine(SPEC);
   }
 
   /** Events only; a single stream priority; a pool of one stream that it does not offer. */
-  private static final class MinimalGuardImpl extends EngineGuardImpl {
-    private static final EngineSpec SPEC =
-        new EngineSpec(DEVICE_COUNT, new PriorityRange(0, 0), 2, 1, 16, LaunchModel.immediate(), 0);
-
-    MinimalGuardImpl(BackendContext context) {
-      super(TYPE, SPEC, context);
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-      return Set.of(Capability.EVENTS);
-    }
-  }
+  private static final EngineSpec SPEC =
+      EngineSpec.builder(TYPE)
+          .deviceCount(DEVICE_COUNT)
+          .priorityRange(new PriorityRange(0, 0))
+          .computeUnits(2)
+          .streamPoolSize(1)
+          .batch(16)
+          .capabilities(Capability.EVENTS)
+          .build();
 }

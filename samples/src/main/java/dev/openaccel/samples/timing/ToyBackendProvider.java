@@ -6,11 +6,7 @@ import dev.openaccel.runtime.spi.BackendContext;
 import dev.openaccel.runtime.spi.BackendProvider;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.DeviceGuardImpl;
-import dev.openaccel.runtime.spi.EngineGuardImpl;
 import dev.openaccel.runtime.spi.EngineSpec;
-import dev.openaccel.runtime.spi.LaunchModel;
-import java.util.EnumSet;
-import java.util.Set;
 
 /**
  * A second device type, {@code toyreg}: one device with events and timing, built on the runtime's
@@ -29,24 +25,13 @@ public final class ToyBackendProvider implements BackendProvider {
 
   @Override
   public DeviceGuardImpl create(BackendContext context) {
-    return new ToyGuardImpl(context);
-  }
-
-  /** One device, one compute unit, no memory: just enough hardware for events. */
-  private static final class ToyGuardImpl extends EngineGuardImpl {
-    private static final Set<Capability> CAPABILITIES =
-        Set.copyOf(EnumSet.of(Capability.EVENTS, Capability.TIMING));
-
-    ToyGuardImpl(BackendContext context) {
-      super(
-          TYPE,
-          new EngineSpec(1, new PriorityRange(0, 0), 1, 4, 64, LaunchModel.immediate(), 0),
-          context);
-    }
-
-    @Override
-    public Set<Capability> capabilities() {
-      return CAPABILITIES;
-    }
+    // One device, one compute unit, no memory: just enough hardware for events.
+    return context.engine(
+        EngineSpec.builder(TYPE)
+            .deviceCount(1)
+            .priorityRange(new PriorityRange(0, 0))
+            .streamPoolSize(4)
+            .capabilities(Capability.EVENTS, Capability.TIMING)
+            .build());
   }
 }

@@ -1,49 +1,48 @@
-package dev.openaccel.runtime.internal;
+package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Kernel;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Capability;
-import dev.openaccel.runtime.spi.DeviceGuardImpl;
-import dev.openaccel.runtime.spi.StreamOps;
+import dev.openaccel.runtime.spi.DeviceMemory;
+import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.nio.ByteBuffer;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
- * The shared half of a stream: the queue producers append to and the counters readers poll. Its
- * {@link StreamActor} is the only consumer. Internal.
+ * The producer side of a stream: the public {@link Stream}'s operations, the queue every enqueue
+ * goes through, and the wake-up hand-off to the stream's {@link StreamActor}. Internal.
  *
  * <p>Ordering point: every enqueue onto the stream, from any thread, is one {@code offer} onto
  * {@link #queue}, a linearizable multi-producer queue; the actor runs items in queue order. Pekko's
- * own mailbox only carries wake-ups ({@link StreamActor.Drain}), so per-sender ordering of messages
- * never matters.
+ * mailbox only carries wake-ups, so per-sender ordering of messages never matters.
  *
- * <p>Owns: the queue (producers append, the actor removes), {@code enqueued} (producers). The actor
- * owns and publishes {@code completed} and {@code unreported}; {@code scheduled} is the hand-off
- * flag between them: true while the actor has a wake-up pending or is draining, so producers send
- * at most one wake-up.
+ * <p>Owns: {@code enqueued} (producers), {@code scheduled} (the hand-off flag: true while the actor
+ * has a wake-up pending or is draining, so producers send at most one wake-up), {@code actor} and
+ * {@code terminated} (set under this object's monitor). The queue has one consumer at a time: the
+ * actor, or the terminating call once the actor is gone. Progress is in {@link StreamProgress}.
  */
-public final class StreamCore implements StreamOps {
+final class StreamHandle implements Stream.Ops {
   private static final CompletionStage<Void> IDLE = CompletableFuture.completedStage(null);
 
-  private final DeviceEngine engine;
+  private final ActorEngine engine;
   private final Stream stream;
+  private final ActorRef<DeviceActor.Command> device;
+  private final int batch;
   private final MpscQueue<WorkItem> queue = new MpscQueue<>();
   private final AtomicLong enqueued = new AtomicLong();
   private final AtomicBoolean scheduled = new AtomicBoolean();
-  private final ActorRef<DeviceActor.Command> device;
-  private final int batch;
-  private volatile long completed;
-  private volatile DeviceExecutionException unreported;
+  private final StreamProgress progress = new StreamProgress();
   private volatile ActorRef<StreamActor.Command> actor;
   private volatile DeviceExecutionException terminated;
 
@@ -53,8 +52,8 @@ public final class StreamCore implements StreamOps {
    *
    * @param batch items the stream's actor runs per turn
    */
-  StreamCore(
-      DeviceEngine engine,
+  StreamHandle(
+      ActorEngine engine,
       ActorRef<DeviceActor.Command> device,
       Device deviceId,
       long id,
@@ -67,49 +66,49 @@ public final class StreamCore implements StreamOps {
   }
 
   /** The public value for this stream. */
-  public Stream stream() {
+  Stream stream() {
     return stream;
   }
 
-  DeviceEngine engine() {
+  ActorEngine engine() {
     return engine;
   }
 
+  StreamProgress progress() {
+    return progress;
+  }
+
+  int batch() {
+    return batch;
+  }
+
   @Override
-  public DeviceGuardImpl backend() {
-    return engine.guardImpl();
+  public Event newEvent(EventOptions options) {
+    return engine.events().newEvent(options);
   }
 
   @Override
   public boolean query() {
     long target = enqueued.get();
-    return completed >= target;
+    return progress.completed() >= target;
   }
 
   /** True when idle and no failure awaits reporting: a synchronize would return at once. */
   boolean isSettled() {
-    return query() && unreported == null;
+    return query() && progress.unreported() == null;
   }
 
   @Override
   public void synchronize() {
-    AcceleratorThread.checkMayBlock("Stream.synchronize()", "Stream.synchronizeAsync()");
+    DeviceThread.checkMayBlock("Stream.synchronize()", "Stream.synchronizeAsync()");
     if (engine.tracer().enabled()) {
       engine
           .tracer()
           .publish(
               new TraceEvent.StreamSynchronized(stream.device(), stream.id(), System.nanoTime()));
     }
-    if (isSettled()) {
-      return;
-    }
-    try {
-      syncMarker().get();
-    } catch (ExecutionException e) {
-      throw DeviceEngine.rethrown(e.getCause());
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while synchronizing " + stream, e);
+    if (!isSettled()) {
+      Failures.await(syncMarker(), "the work of " + stream);
     }
   }
 
@@ -127,34 +126,58 @@ public final class StreamCore implements StreamOps {
 
   @Override
   public void launch(String name, Runnable kernel) {
-    enqueue(new WorkItem.Launch(name, kernel::run));
+    enqueue(
+        new WorkItem.HostKernel(
+            name,
+            () -> {
+              kernel.run();
+              return null;
+            },
+            null));
   }
 
   @Override
   @SuppressWarnings("unchecked")
   public <T> CompletionStage<T> submit(String name, Callable<T> kernel) {
     CompletableFuture<Object> result = new CompletableFuture<>();
-    enqueue(new WorkItem.Submit(name, kernel, result));
+    enqueue(new WorkItem.HostKernel(name, kernel::call, result));
     return (CompletionStage<T>) (CompletionStage<?>) result;
   }
 
   @Override
   public void copyToDevice(ByteBuffer src, DeviceBuffer dst) {
-    enqueue(MemoryWork.copyToDevice(src, engine.bufferOf(dst)));
+    DeviceMemory memory = engine.spec().memory();
+    enqueue(
+        memory == null
+            ? MemoryWork.copyToDevice(src, engine.bufferOf(dst))
+            : new WorkItem.DeviceCommand("copyToDevice", memory.copyToDevice(src, dst)));
   }
 
   @Override
   public void copyToHost(DeviceBuffer src, ByteBuffer dst) {
-    enqueue(MemoryWork.copyToHost(engine.bufferOf(src), dst));
+    DeviceMemory memory = engine.spec().memory();
+    enqueue(
+        memory == null
+            ? MemoryWork.copyToHost(engine.bufferOf(src), dst)
+            : new WorkItem.DeviceCommand("copyToHost", memory.copyToHost(src, dst)));
   }
 
   @Override
   public void copy(DeviceBuffer src, DeviceBuffer dst) {
-    enqueue(MemoryWork.copy(engine.bufferOf(src), engine.bufferOf(dst)));
+    DeviceMemory memory = engine.spec().memory();
+    enqueue(
+        memory == null
+            ? MemoryWork.copy(engine.bufferOf(src), engine.bufferOf(dst))
+            : new WorkItem.DeviceCommand("copy", memory.copy(src, dst)));
   }
 
   @Override
   public void launch(String name, Kernel kernel, DeviceBuffer... buffers) {
+    DeviceMemory memory = engine.spec().memory();
+    if (memory != null) {
+      enqueue(MemoryWork.mappedKernel(name, kernel, stream, memory, buffers));
+      return;
+    }
     Buffer[] owned = new Buffer[buffers.length];
     for (int i = 0; i < buffers.length; i++) {
       owned[i] = engine.bufferOf(buffers[i]);
@@ -164,20 +187,23 @@ public final class StreamCore implements StreamOps {
 
   @Override
   public void waitFor(Stream other) {
-    StreamCore source = engine.coreOf(other);
+    StreamHandle source = engine.handleOf(other);
     if (source == this) {
       return; // a stream is always ordered after its own earlier work
     }
-    if (!other.device().equals(stream.device())
-        && !backend().capabilities().contains(Capability.CROSS_DEVICE_WAIT)) {
-      throw backend().unsupported("waiting on a stream of another device");
+    if (!other.device().equals(stream.device())) {
+      engine.require(Capability.CROSS_DEVICE_WAIT, "waiting on a stream of another device");
     }
-    Generation marker = new Generation(null, 0);
-    source.enqueue(new WorkItem.Record(marker));
-    enqueue(new WorkItem.Wait(marker));
+    Generation end = Generation.unnamed("the work enqueued on " + other + " before waitStream");
+    source.enqueue(new WorkItem.Record(end));
+    enqueue(new WorkItem.Wait(end));
   }
 
-  /** Appends {@code item} and wakes the actor if it is idle. This method is thread-safe. */
+  /**
+   * Appends {@code item} and wakes the actor if it is idle. This method is thread-safe.
+   *
+   * @throws IllegalStateException if the stream accepts no more work (its system is stopping)
+   */
   void enqueue(WorkItem item) {
     DeviceExecutionException stopped = terminated;
     if (stopped != null) {
@@ -190,7 +216,7 @@ public final class StreamCore implements StreamOps {
       wake();
     }
     if (terminated != null) {
-      failQueued(); // lost the race with shutdown: fail what the actor will never see
+      rejectQueued(); // lost the race with shutdown: settle what the actor will never see
     }
   }
 
@@ -201,13 +227,13 @@ public final class StreamCore implements StreamOps {
   private void wake() {
     ActorRef<StreamActor.Command> ref = actor;
     if (ref == null) {
-      device.tell(new DeviceActor.SpawnStream(this, batch)); // the new actor attaches, then drains
+      device.tell(new DeviceActor.SpawnStream(this)); // the new actor attaches, then drains
     } else {
       ref.tell(StreamActor.Drain.INSTANCE);
     }
   }
 
-  // ---- the consumer side, called only by this stream's StreamActor ----
+  // ---- the consumer side: called only by this stream's StreamActor ----
 
   /**
    * Makes {@code ref} this stream's consumer; false if the stream was stopped first (the actor must
@@ -219,16 +245,6 @@ public final class StreamCore implements StreamOps {
     }
     actor = ref;
     return true;
-  }
-
-  /**
-   * Stops a stream whose actor has not started yet (its spawn request may never be handled during
-   * shutdown), failing its queued work; a stream with an actor is left to that actor's stop.
-   */
-  synchronized void terminateIfUnattached(String reason) {
-    if (actor == null) {
-      terminate(reason);
-    }
   }
 
   WorkItem poll() {
@@ -246,18 +262,6 @@ public final class StreamCore implements StreamOps {
     return item;
   }
 
-  void itemCompleted() {
-    completed = completed + 1; // single writer: the actor
-  }
-
-  DeviceExecutionException unreported() {
-    return unreported;
-  }
-
-  void setUnreported(DeviceExecutionException failure) {
-    unreported = failure;
-  }
-
   /**
    * Called by the actor with an empty queue: clears the wake-up flag, then keeps draining only if a
    * producer slipped an item in meanwhile without sending a wake-up.
@@ -269,24 +273,40 @@ public final class StreamCore implements StreamOps {
     return !queue.isEmpty() && scheduled.compareAndSet(false, true);
   }
 
-  /** Fails all queued work and rejects new work; idempotent. Called once the actor is gone. */
-  void terminate(String reason) {
+  // ---- termination: the consumer role passes to the terminating call ----
+
+  /**
+   * Stops a stream whose actor has not started yet (its spawn request may never be handled during
+   * shutdown); a stream with an actor is left to that actor's stop.
+   */
+  synchronized void terminateIfUnattached(String reason) {
+    if (actor == null) {
+      terminate(reason);
+    }
+  }
+
+  /**
+   * Rejects new work and settles all queued work with a failure naming {@code reason}; idempotent.
+   * Called once the actor is gone, or before it ever started.
+   */
+  synchronized void terminate(String reason) {
     if (terminated == null) {
       terminated = new DeviceExecutionException(reason + "; " + stream + " accepts no more work");
     }
-    failQueued();
+    rejectQueued();
   }
 
   // Synchronized: shutdown and a producer that lost the race with it may both get here; the actor
-  // is gone.
-  private synchronized void failQueued() {
+  // is gone, so whoever holds the monitor is the consumer.
+  private synchronized void rejectQueued() {
     DeviceExecutionException failure = terminated;
     WorkItem item;
     while ((item = queue.poll()) != null) {
-      StreamActor.fail(item, failure);
-      itemCompleted();
+      item.reject(failure);
+      progress.itemCompleted();
     }
-    unreported = failure;
+    progress.report(); // what was unreported is superseded: nothing of this stream runs again
+    progress.fail(failure);
   }
 
   @Override

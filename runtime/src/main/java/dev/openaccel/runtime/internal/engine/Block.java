@@ -1,4 +1,4 @@
-package dev.openaccel.runtime.internal;
+package dev.openaccel.runtime.internal.engine;
 
 import java.nio.ByteBuffer;
 
@@ -11,4 +11,4 @@ import java.nio.ByteBuffer;
  * @param size the block size, a multiple of the allocator's granularity
  * @param stream the stream whose cache the block belongs to
  */
-record Block(ByteBuffer storage, int size, StreamCore stream) {}
+record Block(ByteBuffer storage, int size, StreamHandle stream) {}

@@ -1,4 +1,4 @@
-package dev.openaccel.runtime.internal;
+package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
@@ -13,12 +13,12 @@ import java.util.Set;
  * <p>Owns: the set of streams it was recorded on and its closed flag, both guarded by this object's
  * monitor.
  */
-public final class Buffer implements DeviceBuffer {
+final class Buffer implements DeviceBuffer {
   private final CachingAllocator allocator;
   private final long id;
   private final long size;
   private final Block block;
-  private final Set<StreamCore> usedOn = new LinkedHashSet<>();
+  private final Set<StreamHandle> usedOn = new LinkedHashSet<>();
   private volatile boolean closed;
 
   Buffer(CachingAllocator allocator, long id, long size, Block block) {
@@ -42,15 +42,15 @@ public final class Buffer implements DeviceBuffer {
     return id;
   }
 
-  DeviceEngine engine() {
+  ActorEngine engine() {
     return block.stream().engine();
   }
 
   @Override
   public synchronized void recordStream(Stream stream) {
-    StreamCore core = block.stream().engine().coreOf(stream);
+    StreamHandle handle = block.stream().engine().handleOf(stream);
     checkOpen("recordStream on");
-    usedOn.add(core);
+    usedOn.add(handle);
   }
 
   /**
@@ -65,7 +65,7 @@ public final class Buffer implements DeviceBuffer {
 
   @Override
   public void close() {
-    Set<StreamCore> streams;
+    Set<StreamHandle> streams;
     synchronized (this) {
       if (closed) {
         return;

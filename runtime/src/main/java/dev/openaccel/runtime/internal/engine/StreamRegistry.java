@@ -1,4 +1,4 @@
-package dev.openaccel.runtime.internal;
+package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.PriorityRange;
@@ -17,26 +17,33 @@ import org.apache.pekko.actor.typed.ActorRef;
  * The streams of one device: the default stream (id 0), the two priority pools (ids 1..2P, created
  * on first use) and exclusive streams (ids from 2P+1). Internal.
  *
- * <p>Owns: stream ids and the registry of the device's streams; both are lock-free and thread-safe,
- * so creating a stream costs a few atomic operations; its actor comes with its first work.
+ * <p>Caller-side by design: stream ids, pools and the registry are handed out on the caller's
+ * thread, lock-free, so creating a stream costs a few atomic operations and never waits for the
+ * {@link DeviceActor}; the device actor gives a stream its actor when the stream gets its first
+ * work (the stream's queue holds that work meanwhile).
+ *
+ * <p>Owns: stream ids and the registry of the device's streams (both thread-safe).
  */
-final class DeviceStreams {
+final class StreamRegistry {
   private static final int HIGH_PRIORITY_FACTOR = 4;
 
-  private final DeviceEngine engine;
+  private final ActorEngine engine;
+  private final EngineDevices owner;
   private final Device device;
   private final ActorRef<DeviceActor.Command> actor;
   private final EngineSpec spec;
-  private final Map<Long, StreamCore> streams = new ConcurrentHashMap<>();
+  private final Map<Long, StreamHandle> streams = new ConcurrentHashMap<>();
   private final AtomicLong nextId;
-  private final AtomicReferenceArray<StreamCore> lowPool;
-  private final AtomicReferenceArray<StreamCore> highPool;
+  private final AtomicReferenceArray<StreamHandle> lowPool;
+  private final AtomicReferenceArray<StreamHandle> highPool;
   private final AtomicInteger lowNext = new AtomicInteger();
   private final AtomicInteger highNext = new AtomicInteger();
-  private final StreamCore defaultStream;
+  private final StreamHandle defaultStream;
 
-  DeviceStreams(DeviceEngine engine, Device device, ActorRef<DeviceActor.Command> actor) {
+  StreamRegistry(
+      ActorEngine engine, EngineDevices owner, Device device, ActorRef<DeviceActor.Command> actor) {
     this.engine = engine;
+    this.owner = owner;
     this.device = device;
     this.actor = actor;
     this.spec = engine.spec();
@@ -55,20 +62,20 @@ final class DeviceStreams {
     return actor;
   }
 
-  StreamCore defaultStream() {
+  StreamHandle defaultStream() {
     return defaultStream;
   }
 
-  StreamCore newStream(int priority) {
+  StreamHandle newStream(int priority) {
     return create(nextId.getAndIncrement(), spec.priorityRange().clamp(priority));
   }
 
   /** The next pooled stream of the given priority class, round-robin. */
-  StreamCore fromPool(boolean highPriority) {
-    AtomicReferenceArray<StreamCore> pool = highPriority ? highPool : lowPool;
+  StreamHandle fromPool(boolean highPriority) {
+    AtomicReferenceArray<StreamHandle> pool = highPriority ? highPool : lowPool;
     AtomicInteger next = highPriority ? highNext : lowNext;
     int slot = Math.floorMod(next.getAndIncrement(), pool.length());
-    StreamCore existing = pool.get(slot);
+    StreamHandle existing = pool.get(slot);
     if (existing != null) {
       return existing;
     }
@@ -86,28 +93,29 @@ final class DeviceStreams {
   }
 
   /** The stream with this id, or null. */
-  StreamCore lookup(long id) {
+  StreamHandle lookup(long id) {
     return streams.get(id);
   }
 
   /** A snapshot of the device's streams. */
-  List<StreamCore> all() {
+  List<StreamHandle> all() {
     return new ArrayList<>(streams.values());
   }
 
-  private StreamCore create(long id, int priority) {
-    StreamCore core = new StreamCore(engine, actor, device, id, priority, batchFor(priority));
-    streams.put(id, core);
-    String stopped = engine.terminatedReason();
+  private StreamHandle create(long id, int priority) {
+    StreamHandle handle = new StreamHandle(engine, actor, device, id, priority, batchFor(priority));
+    streams.put(id, handle);
+    String stopped = owner.stoppedReason();
     if (stopped != null) {
-      core.terminate(stopped); // created after shutdown: it must reject work, not wait for an actor
+      handle.terminate(
+          stopped); // created after shutdown: it must reject work, not wait for an actor
     }
     if (engine.tracer().enabled()) {
       engine
           .tracer()
           .publish(new TraceEvent.StreamCreated(device, id, priority, System.nanoTime()));
     }
-    return core;
+    return handle;
   }
 
   /** Streams of the greatest priority run more items per turn, so they win under contention. */

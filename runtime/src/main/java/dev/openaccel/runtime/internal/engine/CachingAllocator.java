@@ -1,4 +1,4 @@
-package dev.openaccel.runtime.internal;
+package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceOutOfMemoryException;
@@ -33,7 +33,7 @@ final class CachingAllocator {
   private final Device device;
   private final long capacity;
   private final Tracer tracer;
-  private final Map<StreamCore, TreeMap<Integer, ArrayDeque<Block>>> cache = new HashMap<>();
+  private final Map<StreamHandle, TreeMap<Integer, ArrayDeque<Block>>> cache = new HashMap<>();
   private long allocated;
   private long reserved;
   private long peak;
@@ -55,7 +55,7 @@ final class CachingAllocator {
    * @throws IllegalArgumentException if {@code bytes <= 0} or above the largest block size
    * @throws DeviceOutOfMemoryException if it does not fit after releasing the cache
    */
-  synchronized Buffer allocate(StreamCore stream, long bytes) {
+  synchronized Buffer allocate(StreamHandle stream, long bytes) {
     if (bytes <= 0) {
       throw new IllegalArgumentException(
           "allocation size must be > 0 bytes, got " + bytes + " on " + device);
@@ -94,7 +94,7 @@ final class CachingAllocator {
    * Takes back {@code block}; it is cached once the work of {@code usedOn} enqueued so far
    * completes.
    */
-  void free(Buffer buffer, Block block, Set<StreamCore> usedOn) {
+  void free(Buffer buffer, Block block, Set<StreamHandle> usedOn) {
     synchronized (this) {
       allocated -= block.size();
       if (tracer.enabled()) {
@@ -103,15 +103,16 @@ final class CachingAllocator {
                 device, buffer.id(), block.size(), allocated, System.nanoTime()));
       }
     }
-    Set<StreamCore> others = new java.util.HashSet<>(usedOn);
+    Set<StreamHandle> others = new java.util.HashSet<>(usedOn);
     others.remove(block.stream());
     if (others.isEmpty()) {
       cache(block);
       return;
     }
     AtomicInteger remaining = new AtomicInteger(others.size());
-    for (StreamCore other : others) {
-      Generation marker = new Generation(null, 0);
+    for (StreamHandle other : others) {
+      Generation marker =
+          Generation.unnamed("the work enqueued on " + other + " before a buffer was freed");
       try {
         other.enqueue(new WorkItem.Record(marker));
       } catch (IllegalStateException stopped) {
@@ -137,7 +138,7 @@ final class CachingAllocator {
         .push(block);
   }
 
-  private Block takeCached(StreamCore stream, int size) {
+  private Block takeCached(StreamHandle stream, int size) {
     TreeMap<Integer, ArrayDeque<Block>> sizes = cache.get(stream);
     if (sizes == null) {
       return null;

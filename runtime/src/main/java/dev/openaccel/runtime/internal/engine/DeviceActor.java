@@ -1,5 +1,6 @@
-package dev.openaccel.runtime.internal;
+package dev.openaccel.runtime.internal.engine;
 
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import org.apache.pekko.actor.typed.Behavior;
@@ -10,29 +11,31 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
- * The actor of one device: parent of its stream actors and the answerer of device-wide requests. It
- * runs on the device's dispatcher, like its streams. Internal.
+ * The actor of one device: parent of its stream actors, and the owner of device-wide requests (a
+ * synchronize is a {@link DeviceSyncQuery} child with a deadline). It runs on the device's
+ * dispatcher, like its streams. Internal.
  *
- * <p>Owns: the device's stream actors (as children). Stream ids and the stream registry are handed
- * out synchronously by {@link DeviceStreams}, so that creating a stream never waits for this actor;
- * the actor gives a stream its mailbox when the stream gets its first work, and the stream's queue
- * holds that work meanwhile.
+ * <p>Owns: the device's stream actors (as children) and the count of queries. Stream ids, pools and
+ * the registry are caller-side ({@link StreamRegistry}), so creating a stream never waits for this
+ * actor; a stream asks for its actor with its first work.
  */
 final class DeviceActor extends AbstractBehavior<DeviceActor.Command> {
 
   sealed interface Command {}
 
-  /** Gives {@code core} its actor; sent by the stream's first enqueue. */
-  record SpawnStream(StreamCore core, int batch) implements Command {}
+  /** Gives {@code stream} its actor; sent by the stream's first enqueue. */
+  record SpawnStream(StreamHandle stream) implements Command {}
 
   /**
-   * Completes {@code done} once every marker has completed: one per stream, enqueued when the
-   * caller asked, so the request covers exactly the work enqueued before it.
+   * Completes {@code done} once every stream's sync marker has completed (one per stream, enqueued
+   * when the caller asked, so the request covers exactly the work enqueued before it), or fails it
+   * naming the streams still busy when {@code deadline} passes.
    */
-  record Synchronize(List<CompletableFuture<Void>> markers, CompletableFuture<Void> done)
+  record Synchronize(
+      List<DeviceSyncQuery.Member> members, Duration deadline, CompletableFuture<Void> done)
       implements Command {
     Synchronize {
-      markers = List.copyOf(markers);
+      members = List.copyOf(members);
     }
   }
 
@@ -55,11 +58,10 @@ final class DeviceActor extends AbstractBehavior<DeviceActor.Command> {
   }
 
   private Behavior<Command> onSpawnStream(SpawnStream spawn) {
-    StreamCore core = spawn.core();
     getContext()
         .spawn(
-            StreamActor.create(core, spawn.batch()),
-            "stream-" + core.stream().id(),
+            StreamActor.create(spawn.stream()),
+            "stream-" + spawn.stream().stream().id(),
             DispatcherSelector.sameAsParent()); // typed children default to the default dispatcher
     return this;
   }
@@ -67,7 +69,7 @@ final class DeviceActor extends AbstractBehavior<DeviceActor.Command> {
   private Behavior<Command> onSynchronize(Synchronize request) {
     getContext()
         .spawn(
-            DeviceSyncQuery.create(request.markers(), request.done()),
+            DeviceSyncQuery.create(request.members(), request.deadline(), request.done()),
             "synchronize-" + ++queries,
             DispatcherSelector.sameAsParent());
     return this;

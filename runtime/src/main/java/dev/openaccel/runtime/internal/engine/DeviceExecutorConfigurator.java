@@ -1,6 +1,7 @@
-package dev.openaccel.runtime.internal;
+package dev.openaccel.runtime.internal.engine;
 
 import com.typesafe.config.Config;
+import dev.openaccel.runtime.spi.DeviceThread;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.LinkedBlockingQueue;
 import java.util.concurrent.ThreadFactory;
@@ -12,9 +13,9 @@ import org.apache.pekko.dispatch.ExecutorServiceConfigurator;
 import org.apache.pekko.dispatch.ExecutorServiceFactory;
 
 /**
- * The executor of a device dispatcher: a fixed pool of {@link AcceleratorThread}s, one per
- * simulated compute unit. Pekko instantiates it reflectively from the dispatcher config written by
- * {@link DeviceDispatchers}. Internal.
+ * The executor of a device dispatcher: a fixed pool of {@link DeviceThread}s, one per simulated
+ * compute unit. Pekko instantiates it reflectively from the dispatcher config written by {@link
+ * DeviceDispatchers}. Internal.
  */
 public final class DeviceExecutorConfigurator extends ExecutorServiceConfigurator {
   static final String THREADS = "openaccel-threads";
@@ -36,8 +37,7 @@ public final class DeviceExecutorConfigurator extends ExecutorServiceConfigurato
 
   private static ExecutorService newPool(int threads, String name) {
     AtomicInteger counter = new AtomicInteger();
-    ThreadFactory factory =
-        body -> new AcceleratorThread(body, name + "-" + counter.incrementAndGet());
+    ThreadFactory factory = body -> new DeviceThread(body, name + "-" + counter.incrementAndGet());
     return new ThreadPoolExecutor(
         threads, threads, 60, TimeUnit.SECONDS, new LinkedBlockingQueue<>(), factory);
   }

@@ -1,4 +1,4 @@
-package dev.openaccel.runtime.internal;
+package dev.openaccel.runtime.internal.engine;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
@@ -9,9 +9,9 @@ import org.apache.pekko.dispatch.DispatcherConfigurator;
 import org.apache.pekko.dispatch.Dispatchers;
 
 /**
- * Registers one Pekko dispatcher per device, each on its own pool of {@link AcceleratorThread}s, so
- * that a device's actors and kernels never run on Pekko's default dispatcher or on a caller's
- * thread. Internal.
+ * Registers one Pekko dispatcher per device, each on its own pool of {@link DeviceThread}s, so that
+ * a device's actors and kernels never run on Pekko's default dispatcher or on a caller's thread.
+ * Internal.
  */
 public final class DeviceDispatchers {
   private DeviceDispatchers() {}

@@ -1,6 +1,7 @@
-package dev.openaccel.runtime.internal;
+package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.spi.Marker;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -12,54 +13,75 @@ import java.util.concurrent.TimeoutException;
 import java.util.function.Consumer;
 
 /**
- * One record of an event: a latch that completes once, when its stream reaches the recorded
- * position. Internal.
+ * One record of an event (or an unnamed point in a stream): a latch that completes once, when its
+ * stream reaches the recorded position. Internal.
  *
  * <p>Owns: its outcome (completion time or failure) and its waiters. The outcome is written once,
  * by the stream actor that reaches the record (or by shutdown), under this object's monitor;
  * readers see it through the volatile {@code done} flag. Waiters run on the completing thread after
  * the monitor is released, so they must only hand off (tell an actor, complete a future).
  */
-public final class Generation {
+final class Generation {
   private static final CompletionStage<Void> SUCCEEDED = CompletableFuture.completedStage(null);
 
-  private final EventCore event;
+  private final EngineEvent event;
   private final long number;
+  private final String label;
   private volatile boolean done;
+  // Written once by the recording stream's actor when it submits the record to a device queue.
+  private volatile Marker deviceMarker;
   private long completedAtNanos;
   private DeviceExecutionException failure;
   private Object waiters; // null, one Consumer, or a List of them; guarded by this
 
-  /** A generation of {@code event}, or an anonymous stream marker if {@code event} is null. */
-  public Generation(EventCore event, long number) {
+  private Generation(EngineEvent event, long number, String label) {
     this.event = event;
     this.number = number;
+    this.label = label;
   }
 
-  public EventCore event() {
+  /** Record {@code number} of {@code event}. */
+  static Generation of(EngineEvent event, long number) {
+    return new Generation(event, number, null);
+  }
+
+  /** A point that belongs to no event, described by {@code label} in failure messages. */
+  static Generation unnamed(String label) {
+    return new Generation(null, 0, label);
+  }
+
+  EngineEvent event() {
     return event;
   }
 
-  public long number() {
+  long number() {
     return number;
   }
 
-  public boolean isDone() {
+  boolean isDone() {
     return done;
   }
 
   /** The completion timestamp; meaningful only once {@link #isDone()}. */
-  public long completedAtNanos() {
+  long completedAtNanos() {
     return completedAtNanos;
   }
 
   /** The failure, or null; meaningful only once {@link #isDone()}. */
-  public DeviceExecutionException failure() {
+  DeviceExecutionException failure() {
     return failure;
   }
 
+  Marker deviceMarker() {
+    return deviceMarker;
+  }
+
+  void deviceMarker(Marker marker) {
+    this.deviceMarker = marker;
+  }
+
   /** Completes this generation; later calls are ignored (latched). */
-  public void complete(long atNanos, DeviceExecutionException failureOrNull) {
+  void complete(long atNanos, DeviceExecutionException failureOrNull) {
     Object toRun;
     synchronized (this) {
       if (done) {
@@ -71,11 +93,15 @@ public final class Generation {
       toRun = waiters;
       waiters = null;
     }
+    Marker marker = deviceMarker;
+    if (marker != null) {
+      marker.release();
+    }
     runWaiters(toRun);
   }
 
   /** Runs {@code waiter} once this generation is done: now, on this thread, if it already is. */
-  public void onComplete(Consumer<Generation> waiter) {
+  void onComplete(Consumer<Generation> waiter) {
     synchronized (this) {
       if (!done) {
         addWaiter(waiter);
@@ -85,15 +111,15 @@ public final class Generation {
     waiter.accept(this);
   }
 
-  /** Throws this generation's failure, if it failed. Call only once done. */
-  public void throwIfFailed() {
+  /** Throws a copy of this generation's failure, if it failed. Call only once done. */
+  void throwIfFailed() {
     if (failure != null) {
-      throw DeviceEngine.reported(failure);
+      throw Failures.copy(failure);
     }
   }
 
   /** A stage completed with this generation's outcome. */
-  public CompletionStage<Void> toStage() {
+  CompletionStage<Void> toStage() {
     if (done) {
       return failure == null ? SUCCEEDED : CompletableFuture.failedStage(failure);
     }
@@ -110,11 +136,11 @@ public final class Generation {
   }
 
   /**
-   * Blocks the calling (non-OpenAccel) thread until done.
+   * Blocks the calling (non-device) thread until done.
    *
    * @return false if the timeout passed first
    */
-  public boolean await(Duration timeout) {
+  boolean await(Duration timeout) {
     if (done) {
       return true;
     }
@@ -161,6 +187,6 @@ public final class Generation {
 
   @Override
   public String toString() {
-    return event == null ? "stream marker" : "record " + number + " of event " + event.id();
+    return event == null ? label : "record " + number + " of event " + event.id();
   }
 }

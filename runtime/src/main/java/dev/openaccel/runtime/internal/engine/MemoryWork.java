@@ -1,9 +1,11 @@
-package dev.openaccel.runtime.internal;
+package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Kernel;
 import dev.openaccel.runtime.KernelContext;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.DeviceMemory;
 import java.nio.ByteBuffer;
 
 /**
@@ -13,24 +15,24 @@ import java.nio.ByteBuffer;
 final class MemoryWork {
   private MemoryWork() {}
 
-  static WorkItem.Launch copyToDevice(ByteBuffer src, Buffer dst) {
+  static WorkItem.HostKernel copyToDevice(ByteBuffer src, Buffer dst) {
     int length = sameSize("copyToDevice", src.remaining(), dst.size());
     int from = src.position();
     Block block = dst.block("copy into");
-    return new WorkItem.Launch("copyToDevice", () -> block.storage().put(0, src, from, length));
+    return host("copyToDevice", () -> block.storage().put(0, src, from, length));
   }
 
-  static WorkItem.Launch copyToHost(Buffer src, ByteBuffer dst) {
+  static WorkItem.HostKernel copyToHost(Buffer src, ByteBuffer dst) {
     if (dst.isReadOnly()) {
       throw new IllegalArgumentException("copyToHost needs a writable destination, got " + dst);
     }
     int length = sameSize("copyToHost", dst.remaining(), src.size());
     int to = dst.position();
     Block block = src.block("copy from");
-    return new WorkItem.Launch("copyToHost", () -> dst.put(to, block.storage(), 0, length));
+    return host("copyToHost", () -> dst.put(to, block.storage(), 0, length));
   }
 
-  static WorkItem.Launch copy(Buffer src, Buffer dst) {
+  static WorkItem.HostKernel copy(Buffer src, Buffer dst) {
     if (src.size() != dst.size()) {
       throw new IllegalArgumentException(
           "copy size mismatch: source "
@@ -46,27 +48,47 @@ final class MemoryWork {
     int length = (int) src.size();
     Block from = src.block("copy from");
     Block to = dst.block("copy into");
-    return new WorkItem.Launch("copy", () -> to.storage().put(0, from.storage(), 0, length));
+    return host("copy", () -> to.storage().put(0, from.storage(), 0, length));
   }
 
-  static WorkItem.Launch kernel(String name, Kernel kernel, Stream stream, Buffer[] buffers) {
+  static WorkItem.HostKernel kernel(String name, Kernel kernel, Stream stream, Buffer[] buffers) {
     Block[] blocks = new Block[buffers.length];
     int[] sizes = new int[buffers.length];
     for (int i = 0; i < buffers.length; i++) {
-      if (!buffers[i].device().equals(stream.device())) {
-        throw new IllegalArgumentException(
-            "kernel '"
-                + name
-                + "' on "
-                + stream
-                + " cannot use "
-                + buffers[i]
-                + " of another device");
-      }
+      checkSameDevice(name, stream, buffers[i]);
       blocks[i] = buffers[i].block("launch a kernel on");
       sizes[i] = (int) buffers[i].size();
     }
-    return new WorkItem.Launch(name, () -> run(kernel, stream, blocks, sizes));
+    return host(name, () -> run(kernel, stream, blocks, sizes));
+  }
+
+  /**
+   * A Java kernel over buffers of a backend's own {@link DeviceMemory}: each buffer is mapped for
+   * the kernel's run and unmapped after it, on the device thread.
+   */
+  static WorkItem.HostKernel mappedKernel(
+      String name, Kernel kernel, Stream stream, DeviceMemory memory, DeviceBuffer[] buffers) {
+    for (DeviceBuffer buffer : buffers) {
+      checkSameDevice(name, stream, buffer);
+    }
+    DeviceBuffer[] used = buffers.clone();
+    return host(
+        name,
+        () -> {
+          ByteBuffer[] views = new ByteBuffer[used.length];
+          try {
+            for (int i = 0; i < used.length; i++) {
+              views[i] = memory.map(used[i]);
+            }
+            run(kernel, stream, views);
+          } finally {
+            for (int i = 0; i < used.length; i++) {
+              if (views[i] != null) {
+                memory.unmap(used[i], views[i]);
+              }
+            }
+          }
+        });
   }
 
   private static void run(Kernel kernel, Stream stream, Block[] blocks, int[] sizes)
@@ -75,12 +97,40 @@ final class MemoryWork {
     for (int i = 0; i < blocks.length; i++) {
       views[i] = blocks[i].storage().duplicate().clear().limit(sizes[i]).slice();
     }
+    run(kernel, stream, views);
+  }
+
+  private static void run(Kernel kernel, Stream stream, ByteBuffer[] views) throws Exception {
     Context context = new Context(stream, views);
     try {
       kernel.run(context);
     } finally {
       context.expire();
     }
+  }
+
+  /** Java work without a result, run on the device thread in stream order. */
+  private static WorkItem.HostKernel host(String name, Action body) {
+    return new WorkItem.HostKernel(
+        name,
+        () -> {
+          body.run();
+          return null;
+        },
+        null);
+  }
+
+  private static void checkSameDevice(String name, Stream stream, DeviceBuffer buffer) {
+    if (!buffer.device().equals(stream.device())) {
+      throw new IllegalArgumentException(
+          "kernel '" + name + "' on " + stream + " cannot use " + buffer + " of another device");
+    }
+  }
+
+  /** Java code without a result. */
+  @FunctionalInterface
+  private interface Action {
+    void run() throws Exception;
   }
 
   private static int sameSize(String copy, long hostBytes, long deviceBytes) {

@@ -1,0 +1,358 @@
+package dev.openaccel.runtime.internal.engine;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.DeviceContext;
+import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.EventHandle;
+import dev.openaccel.runtime.MemoryStats;
+import dev.openaccel.runtime.PriorityRange;
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.actor.EventSignal;
+import dev.openaccel.runtime.spi.BackendEvent;
+import dev.openaccel.runtime.spi.Capability;
+import dev.openaccel.runtime.spi.CurrentContext;
+import dev.openaccel.runtime.spi.DeviceMemory;
+import dev.openaccel.runtime.spi.DeviceThread;
+import dev.openaccel.runtime.spi.DeviceWork;
+import dev.openaccel.runtime.spi.Engine;
+import dev.openaccel.runtime.spi.EngineSpec;
+import dev.openaccel.runtime.spi.EventFlag;
+import dev.openaccel.runtime.trace.Tracer;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletionStage;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+
+/**
+ * The actor engine of one backend in one actor system, as the backend's {@link Engine}: the
+ * caller's current device and stream, the devices ({@link EngineDevices}: actors, streams, memory)
+ * and the events ({@link EngineEvents}). Every operation checks its arguments here and hands the
+ * work to a stream. Internal; backends obtain it through {@code BackendContext.engine(spec)}.
+ *
+ * <p>Owns: nothing mutable itself; see the parts. This class is thread-safe.
+ */
+public final class ActorEngine implements Engine {
+  private final EngineSpec spec;
+  private final DeviceType type;
+  private final CurrentContext current;
+  private final Tracer tracer;
+  private final EngineDevices devices;
+  private final EngineEvents events;
+
+  /**
+   * Starts the device actors of {@code spec} under {@code system}'s system guardian.
+   *
+   * @param syncTimeout the deadline of a device synchronize
+   */
+  // The parts keep a reference to their engine; they call back only after construction.
+  @SuppressWarnings("this-escape")
+  public ActorEngine(
+      EngineSpec spec,
+      ActorSystem<?> system,
+      Tracer tracer,
+      CurrentContext current,
+      Duration syncTimeout) {
+    this.spec = Objects.requireNonNull(spec, "spec");
+    this.type = spec.type();
+    this.current = current;
+    this.tracer = tracer;
+    this.devices = new EngineDevices(this, system, syncTimeout);
+    this.events = new EngineEvents(this, system.address().toString());
+  }
+
+  EngineSpec spec() {
+    return spec;
+  }
+
+  Tracer tracer() {
+    return tracer;
+  }
+
+  CurrentContext current() {
+    return current;
+  }
+
+  EngineEvents events() {
+    return events;
+  }
+
+  EngineDevices devices() {
+    return devices;
+  }
+
+  @Override
+  public DeviceType type() {
+    return type;
+  }
+
+  @Override
+  public Set<Capability> capabilities() {
+    return spec.capabilities();
+  }
+
+  @Override
+  public int deviceCount() {
+    return spec.deviceCount();
+  }
+
+  @Override
+  public PriorityRange priorityRange() {
+    return spec.priorityRange();
+  }
+
+  // ---- the caller's current device and stream ----
+
+  @Override
+  public Device getDevice() {
+    return Device.of(type, current.get().deviceIndex(type));
+  }
+
+  @Override
+  public void setDevice(Device d) {
+    current.set(current.get().withDevice(Device.of(type, checkIndex(d))));
+  }
+
+  @Override
+  public Device exchangeDevice(Device d) {
+    Device previous = getDevice();
+    setDevice(d);
+    return previous;
+  }
+
+  @Override
+  public void uncheckedSetDevice(Device d) {
+    if (d != null && d.type().equals(type) && d.index() >= 0 && d.index() < deviceCount()) {
+      current.set(current.get().withDevice(d));
+    }
+  }
+
+  @Override
+  public Stream getStream(Device d) {
+    int index = checkIndex(d);
+    DeviceContext context = current.get();
+    return context.stream(Device.of(type, index)).orElseGet(() -> devices.defaultStream(index));
+  }
+
+  @Override
+  public Stream exchangeStream(Stream s) {
+    handleOf(s);
+    Stream previous = getStream(s.device());
+    current.set(current.get().withStream(s));
+    return previous;
+  }
+
+  // ---- streams and devices ----
+
+  @Override
+  public Stream getDefaultStream(Device d) {
+    return devices.defaultStream(checkIndex(d));
+  }
+
+  @Override
+  public Stream getNewStream(Device d, int priority) {
+    return devices.registry(checkIndex(d)).newStream(priority).stream();
+  }
+
+  @Override
+  public Stream getStreamFromGlobalPool(Device d, boolean highPriority) {
+    require(Capability.STREAM_POOL, "stream pools");
+    return devices.registry(checkIndex(d)).fromPool(highPriority).stream();
+  }
+
+  @Override
+  public Stream getStream(Device d, long streamId) {
+    int index = checkIndex(d);
+    StreamHandle handle = devices.registry(index).lookup(streamId);
+    if (handle == null) {
+      throw new IllegalArgumentException(
+          "unknown stream id "
+              + streamId
+              + " on "
+              + Device.of(type, index)
+              + ": no such stream exists");
+    }
+    return handle.stream();
+  }
+
+  @Override
+  public boolean queryStream(Stream s) {
+    return handleOf(s).query();
+  }
+
+  @Override
+  public void synchronizeStream(Stream s) {
+    handleOf(s).synchronize();
+  }
+
+  @Override
+  public void synchronizeDevice(int deviceIndex) {
+    DeviceThread.checkMayBlock("Accelerator.synchronize()", "Accelerator.synchronizeAsync(device)");
+    int index = checkIndex(Device.of(type, deviceIndex));
+    Failures.await(
+        devices.synchronize(index).toCompletableFuture(), "the work of " + Device.of(type, index));
+  }
+
+  @Override
+  public CompletionStage<Void> synchronizeDeviceAsync(int deviceIndex) {
+    return devices.synchronize(checkIndex(Device.of(type, deviceIndex)));
+  }
+
+  @Override
+  public void enqueue(Stream stream, String name, DeviceWork work) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(work, "work");
+    handleOf(stream).enqueue(new WorkItem.DeviceCommand(name, work));
+  }
+
+  @Override
+  public void blockOn(Stream stream, CompletionStage<?> signal) {
+    events.blockOn(handleOf(stream), signal);
+  }
+
+  // ---- memory ----
+
+  @Override
+  public DeviceBuffer allocate(Stream stream, long bytes) {
+    require(Capability.DEVICE_MEMORY, "device memory");
+    StreamHandle handle = handleOf(stream);
+    DeviceMemory memory = spec.memory();
+    return memory != null
+        ? memory.allocate(stream, bytes)
+        : devices.allocator(stream.deviceIndex()).allocate(handle, bytes);
+  }
+
+  @Override
+  public MemoryStats memoryStats(Device d) {
+    require(Capability.DEVICE_MEMORY, "device memory");
+    int index = checkIndex(d);
+    DeviceMemory memory = spec.memory();
+    return memory != null ? memory.stats(Device.of(type, index)) : devices.allocator(index).stats();
+  }
+
+  // ---- events: see EngineEvents ----
+
+  @Override
+  public BackendEvent record(BackendEvent eventOrNull, Stream s, int deviceIndex, EventFlag flag) {
+    return events.record(eventOrNull, handleOf(s), flag);
+  }
+
+  @Override
+  public void block(BackendEvent e, Stream s) {
+    events.block(e, handleOf(s));
+  }
+
+  @Override
+  public boolean queryEvent(BackendEvent e) {
+    return events.query(e);
+  }
+
+  @Override
+  public void synchronizeEvent(BackendEvent e) {
+    events.synchronize(e, null);
+  }
+
+  @Override
+  public boolean synchronizeEvent(BackendEvent e, Duration timeout) {
+    return events.synchronize(e, timeout);
+  }
+
+  @Override
+  public CompletionStage<Void> eventCompletion(BackendEvent e) {
+    return events.completion(e);
+  }
+
+  @Override
+  public void subscribe(BackendEvent e, ActorRef<EventSignal> subscriber) {
+    events.subscribe(e, subscriber);
+  }
+
+  @Override
+  public void destroyEvent(BackendEvent e, int deviceIndex) {
+    events.destroy(e);
+  }
+
+  @Override
+  public double elapsedTime(BackendEvent start, BackendEvent end, int deviceIndex) {
+    require(Capability.TIMING, "elapsed time");
+    return events.elapsedNanos(start, end) / 1_000_000.0;
+  }
+
+  @Override
+  public EventHandle exportEvent(BackendEvent e) {
+    require(Capability.INTERPROCESS_EVENTS, "interprocess events");
+    return events.export(e);
+  }
+
+  @Override
+  public BackendEvent openEvent(long eventId) {
+    require(Capability.INTERPROCESS_EVENTS, "interprocess events");
+    return events.open(eventId);
+  }
+
+  // ---- argument checks ----
+
+  /**
+   * The engine side of {@code stream}.
+   *
+   * @throws IllegalArgumentException if the stream belongs to another backend or accelerator
+   */
+  StreamHandle handleOf(Stream stream) {
+    Objects.requireNonNull(stream, "stream");
+    if (stream.ops() instanceof StreamHandle handle && handle.engine() == this) {
+      return handle;
+    }
+    throw new IllegalArgumentException(
+        stream + " does not belong to this accelerator's " + type.name() + " backend");
+  }
+
+  /**
+   * The engine side of {@code buffer}.
+   *
+   * @throws IllegalArgumentException if it was not allocated by this engine
+   */
+  Buffer bufferOf(DeviceBuffer buffer) {
+    Objects.requireNonNull(buffer, "buffer");
+    if (buffer instanceof Buffer owned && owned.engine() == this) {
+      return owned;
+    }
+    throw new IllegalArgumentException(
+        buffer + " was not allocated by this accelerator's " + type.name() + " backend");
+  }
+
+  /** The device index {@code d} names, the current one if it has none; validated. */
+  int checkIndex(Device d) {
+    Objects.requireNonNull(d, "device");
+    if (!d.type().equals(type)) {
+      throw new IllegalArgumentException("device " + d + " is not of device type " + type);
+    }
+    int index = d.hasIndex() ? d.index() : current.get().deviceIndex(type);
+    if (index >= deviceCount()) {
+      throw new IllegalArgumentException(
+          "device index is out of range: "
+              + d
+              + " (device type "
+              + type
+              + " has "
+              + deviceCount()
+              + " devices, valid indices 0.."
+              + (deviceCount() - 1)
+              + ")");
+    }
+    return index;
+  }
+
+  /** Throws the backend's "doesn't support" error unless {@code capability} is declared. */
+  void require(Capability capability, String what) {
+    if (!spec.capabilities().contains(capability)) {
+      throw unsupported(what);
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ActorEngine(" + spec + ")";
+  }
+}

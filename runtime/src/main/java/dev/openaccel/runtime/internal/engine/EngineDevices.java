@@ -1,0 +1,149 @@
+package dev.openaccel.runtime.internal.engine;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.EngineSpec;
+import dev.openaccel.runtime.trace.TraceEvent;
+import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import org.apache.pekko.Done;
+import org.apache.pekko.actor.CoordinatedShutdown;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+
+/**
+ * The devices of one engine: per device its actor (on its own dispatcher of device threads), its
+ * streams and its memory; device synchronize; and the engine's stop. When the actor system stops,
+ * every stream rejects new work and settles its queued work with a failure. Internal.
+ *
+ * <p>Owns: the device table (fixed at construction), the pending device synchronizes and the reason
+ * the engine stopped (set once).
+ */
+final class EngineDevices {
+  private static final CompletionStage<Void> IDLE = CompletableFuture.completedStage(null);
+  // One wake-up already runs a stream's whole batch; then the thread moves on to the next actor.
+  private static final int MESSAGES_PER_TURN = 1;
+
+  /** One device: its actor, stream registry and allocator (null without device memory). */
+  private record Unit(
+      Device device,
+      ActorRef<DeviceActor.Command> actor,
+      StreamRegistry streams,
+      CachingAllocator allocator) {}
+
+  private final ActorEngine engine;
+  private final Duration syncTimeout;
+  private final Unit[] units;
+  private final Set<CompletableFuture<Void>> pendingSyncs = ConcurrentHashMap.newKeySet();
+  private volatile String stopped;
+
+  // Each registry reads the stop reason of this table while it is being built.
+  @SuppressWarnings("this-escape")
+  EngineDevices(ActorEngine engine, ActorSystem<?> system, Duration syncTimeout) {
+    this.engine = engine;
+    this.syncTimeout = syncTimeout;
+    EngineSpec spec = engine.spec();
+    this.units = new Unit[spec.deviceCount()];
+    for (int i = 0; i < units.length; i++) {
+      Device device = Device.of(spec.type(), i);
+      String name = "openaccel-" + spec.type().name() + "-device-" + i;
+      DispatcherSelector dispatcher =
+          DeviceDispatchers.register(system, name, spec.computeUnits(), MESSAGES_PER_TURN);
+      ActorRef<DeviceActor.Command> actor =
+          system.systemActorOf(DeviceActor.create(), name, dispatcher);
+      CachingAllocator allocator =
+          spec.memoryPerDevice() > 0
+              ? new CachingAllocator(device, spec.memoryPerDevice(), engine.tracer())
+              : null;
+      units[i] =
+          new Unit(device, actor, new StreamRegistry(engine, this, device, actor), allocator);
+    }
+    String reason = "the actor system '" + system.name() + "' terminated";
+    system.getWhenTerminated().thenRun(() -> stop(reason));
+    // Streams still waiting for their actor would otherwise wait for the whole system to stop.
+    CoordinatedShutdown.get(system)
+        .addTask(
+            CoordinatedShutdown.PhaseBeforeActorSystemTerminate(),
+            "openaccel-" + spec.type().name() + "-unstarted-streams",
+            () -> {
+              String stopping = "the actor system '" + system.name() + "' is shutting down";
+              for (Unit unit : units) {
+                unit.streams().all().forEach(h -> h.terminateIfUnattached(stopping));
+              }
+              return CompletableFuture.completedFuture(Done.getInstance());
+            });
+  }
+
+  StreamRegistry registry(int device) {
+    return units[device].streams();
+  }
+
+  Stream defaultStream(int device) {
+    return units[device].streams().defaultStream().stream();
+  }
+
+  /** The allocator of {@code device}; only called once DEVICE_MEMORY is checked. */
+  CachingAllocator allocator(int device) {
+    return units[device].allocator();
+  }
+
+  /** Why the engine stopped, or null while it runs. */
+  String stoppedReason() {
+    return stopped;
+  }
+
+  /** Completes when all streams of the device have run the work enqueued before this call. */
+  CompletionStage<Void> synchronize(int device) {
+    Unit unit = units[device];
+    if (engine.tracer().enabled()) {
+      engine.tracer().publish(new TraceEvent.DeviceSynchronized(unit.device(), System.nanoTime()));
+    }
+    List<StreamHandle> streams = unit.streams().all();
+    if (streams.stream().allMatch(StreamHandle::isSettled)) {
+      return IDLE;
+    }
+    List<DeviceSyncQuery.Member> members = new ArrayList<>();
+    for (StreamHandle stream : streams) {
+      CompletableFuture<Void> marker;
+      try {
+        marker = stream.syncMarker(); // now, so the sync covers exactly the work enqueued so far
+      } catch (IllegalStateException rejected) {
+        marker = CompletableFuture.failedFuture(Failures.asExecutionFailure(rejected));
+      }
+      members.add(new DeviceSyncQuery.Member(stream.stream(), marker));
+    }
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    pendingSyncs.add(done);
+    done.whenComplete((ok, error) -> pendingSyncs.remove(done));
+    unit.actor().tell(new DeviceActor.Synchronize(members, syncTimeout, done));
+    failIfStopped(done); // the device actor may be gone: its reply would never come
+    return done;
+  }
+
+  private void stop(String reason) {
+    stopped = reason;
+    for (Unit unit : units) {
+      for (StreamHandle stream : unit.streams().all()) {
+        stream.terminate(reason);
+      }
+    }
+    for (CompletableFuture<Void> pending : pendingSyncs) {
+      failIfStopped(pending);
+    }
+  }
+
+  private void failIfStopped(CompletableFuture<Void> sync) {
+    String reason = stopped;
+    if (reason != null) {
+      sync.completeExceptionally(
+          new DeviceExecutionException("device synchronize cannot complete: " + reason));
+    }
+  }
+}

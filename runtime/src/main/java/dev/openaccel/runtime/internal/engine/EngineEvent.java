@@ -1,0 +1,70 @@
+package dev.openaccel.runtime.internal.engine;
+
+import dev.openaccel.runtime.spi.BackendEvent;
+
+/**
+ * The engine's backend event: an id, a device, and its latest {@link Generation}. Internal.
+ *
+ * <p>Owns: the generation counter and the pointer to the latest generation, both changed only under
+ * this object's monitor by {@link #record}; readers see {@code latest} through a volatile read.
+ * Because {@code latest} is published only after the record is in its stream's queue, a wait that
+ * reads it is always enqueued after that record: a record's generation and its place in its stream
+ * are one step, as far as any concurrent wait can see.
+ */
+final class EngineEvent implements BackendEvent {
+  private final long id;
+  private final int deviceIndex;
+  private final boolean timing;
+  private long generations; // guarded by this
+  private volatile Generation latest;
+
+  EngineEvent(long id, int deviceIndex, boolean timing) {
+    this.id = id;
+    this.deviceIndex = deviceIndex;
+    this.timing = timing;
+  }
+
+  @Override
+  public long id() {
+    return id;
+  }
+
+  @Override
+  public int deviceIndex() {
+    return deviceIndex;
+  }
+
+  /** Whether completions of this event carry timestamps meant for elapsed time. */
+  boolean timing() {
+    return timing;
+  }
+
+  /** The latest record whose place in its stream is fixed, or null if never recorded. */
+  Generation latest() {
+    return latest;
+  }
+
+  /**
+   * Starts a new record and enqueues it on {@code stream}, then publishes it as the latest.
+   *
+   * @throws IllegalStateException if the stream accepts no more work; the record then stays failed
+   *     as the latest, so later waits and synchronizes report why
+   */
+  synchronized Generation record(StreamHandle stream) {
+    Generation next = Generation.of(this, ++generations);
+    try {
+      stream.enqueue(new WorkItem.Record(next));
+    } catch (IllegalStateException stopped) {
+      next.complete(System.nanoTime(), Failures.asExecutionFailure(stopped));
+      latest = next;
+      throw stopped;
+    }
+    latest = next;
+    return next;
+  }
+
+  @Override
+  public String toString() {
+    return "EngineEvent(id=" + id + ", device_index=" + deviceIndex + ")";
+  }
+}

@@ -1,0 +1,116 @@
+package dev.openaccel.runtime.internal.engine;
+
+import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.spi.Completion;
+import java.util.ArrayDeque;
+import java.util.function.Consumer;
+
+/**
+ * The items a stream has handed to its device queue and not yet seen end, in submission order.
+ * Device callbacks may end them in any order; each end is handed to the stream's actor as a
+ * message, and the actor settles items strictly from the front, so progress, failures and records
+ * are applied in stream order. Internal; confined to the stream's actor.
+ *
+ * <p>Owns: the queue of entries and each entry's outcome; both are written only by the actor (an
+ * entry's {@link Completion} methods only send a message).
+ */
+final class InFlight {
+
+  /** How an ended entry settles, in order: counts, records, waits, syncs. */
+  interface Settle {
+    void settle(long deviceNanos, DeviceExecutionException failure);
+  }
+
+  /** One submitted item; its {@link Completion} is what the device queue calls. */
+  static final class Entry implements Completion {
+    private final Consumer<Ended> mailbox;
+    private final Settle settle;
+    private int pending; // ends still to arrive: the device's, and for waits the record's own
+    private long deviceNanos;
+    private DeviceExecutionException failure;
+
+    private Entry(Consumer<Ended> mailbox, Settle settle, int pending) {
+      this.mailbox = mailbox;
+      this.settle = settle;
+      this.pending = pending;
+    }
+
+    @Override
+    public void complete(long nanos) {
+      mailbox.accept(new Ended(this, nanos, null));
+    }
+
+    @Override
+    public void fail(Throwable cause) {
+      mailbox.accept(new Ended(this, 0, Failures.asExecutionFailure(cause)));
+    }
+  }
+
+  /** A message: {@code entry} ended (one of its pending ends). */
+  record Ended(Entry entry, long deviceNanos, DeviceExecutionException failure) {}
+
+  private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+  private final Consumer<Ended> mailbox;
+
+  /**
+   * @param mailbox how an end reaches the actor (a tell; called on any thread)
+   */
+  InFlight(Consumer<Ended> mailbox) {
+    this.mailbox = mailbox;
+  }
+
+  boolean isEmpty() {
+    return entries.isEmpty();
+  }
+
+  /** Adds an entry that settles once {@code ends} ends have arrived. */
+  Entry add(Settle settle, int ends) {
+    Entry entry = new Entry(mailbox, settle, ends);
+    entries.addLast(entry);
+    return entry;
+  }
+
+  /** Removes {@code entry}, the last one added, whose submission was declined. */
+  void dropLast(Entry entry) {
+    if (entries.peekLast() == entry) {
+      entries.pollLast();
+    }
+  }
+
+  /** Adds an entry with nothing to wait for: it settles once every entry before it has. */
+  void addSettled(Settle settle) {
+    Entry entry = add(settle, 0);
+    if (entries.peekFirst() == entry) {
+      settleFront();
+    }
+  }
+
+  /** Applies one end, then settles every entry at the front whose ends have all arrived. */
+  void ended(Ended ended) {
+    Entry entry = ended.entry();
+    entry.pending--;
+    if (ended.failure() != null && entry.failure == null) {
+      entry.failure = ended.failure();
+    }
+    if (ended.deviceNanos() != 0) {
+      entry.deviceNanos = ended.deviceNanos();
+    }
+    settleFront();
+  }
+
+  private void settleFront() {
+    Entry front;
+    while ((front = entries.peekFirst()) != null && front.pending <= 0) {
+      entries.pollFirst();
+      front.settle.settle(front.deviceNanos, front.failure);
+    }
+  }
+
+  /** Settles every entry with {@code failure}: the stream stopped and no more ends will come. */
+  void abandon(DeviceExecutionException failure) {
+    Entry front;
+    while ((front = entries.pollFirst()) != null) {
+      front.settle.settle(System.nanoTime(), failure);
+    }
+  }
+}

@@ -1,0 +1,105 @@
+package dev.openaccel.runtime.internal.engine;
+
+import dev.openaccel.runtime.DeviceContext;
+import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.CurrentContext;
+import dev.openaccel.runtime.spi.LaunchModel;
+import dev.openaccel.runtime.trace.TraceEvent;
+import dev.openaccel.runtime.trace.Tracer;
+import java.util.concurrent.locks.LockSupport;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
+
+/**
+ * Runs one stream's Java kernels on the device thread, each in a clean environment: after the
+ * launch delay, with the stream's device and the stream itself current in the caller's device
+ * context, and with the thread's interrupt flag clear. What a kernel changes there (the current
+ * device or stream, the interrupt flag) ends when it returns. Every {@link Throwable} a kernel
+ * throws, {@link OutOfMemoryError} and {@link StackOverflowError} included, becomes that kernel's
+ * {@link DeviceExecutionException}, as {@code FutureTask} hands every throwable to its future.
+ * Internal; confined to the stream's actor.
+ *
+ * <p>Owns: nothing mutable; the failure it returns is recorded by the actor.
+ */
+final class Kernels {
+  private static final Logger log = LoggerFactory.getLogger(Kernels.class);
+  private static final long SPIN_LIMIT_NANOS = 50_000;
+
+  private final Stream stream;
+  private final LaunchModel launchModel;
+  private final Tracer tracer;
+  private final CurrentContext current;
+  private final DeviceContext kernelContext;
+
+  Kernels(Stream stream, LaunchModel launchModel, Tracer tracer, CurrentContext current) {
+    this.stream = stream;
+    this.launchModel = launchModel;
+    this.tracer = tracer;
+    this.current = current;
+    this.kernelContext = DeviceContext.empty().withDevice(stream.device()).withStream(stream);
+  }
+
+  /** The outcome of one kernel: its value, or its failure. */
+  record Outcome(Object value, DeviceExecutionException failure) {}
+
+  /** Runs one kernel with its launch delay, clean context and trace hooks. */
+  Outcome run(String name, WorkItem.Body body) {
+    delay();
+    boolean traced = started(name);
+    DeviceContext saved = current.get();
+    current.set(kernelContext);
+    Object value = null;
+    DeviceExecutionException failure = null;
+    try {
+      value = body.run();
+    } catch (Throwable t) {
+      failure = failed(name, t);
+    } finally {
+      current.set(saved);
+      Thread.interrupted(); // a kernel's interrupt flag ends with it, as in ThreadPoolExecutor
+    }
+    finished(traced, name, failure);
+    return new Outcome(value, failure);
+  }
+
+  private DeviceExecutionException failed(String name, Throwable cause) {
+    log.warn("kernel '{}' failed on {}: {}", name, stream, cause.toString());
+    log.debug("kernel '{}' failed on {}", name, stream, cause);
+    return new DeviceExecutionException(
+        "kernel '" + name + "' failed on " + stream + ": " + cause, cause);
+  }
+
+  private boolean started(String kernel) {
+    if (!tracer.enabled()) {
+      return false;
+    }
+    tracer.publish(
+        new TraceEvent.KernelStarted(stream.device(), stream.id(), kernel, System.nanoTime()));
+    return true;
+  }
+
+  /** Reports the end of a kernel whose start was reported, so a subscriber sees matched pairs. */
+  private void finished(boolean traced, String kernel, DeviceExecutionException failure) {
+    if (traced) {
+      tracer.publish(
+          new TraceEvent.KernelFinished(
+              stream.device(), stream.id(), kernel, failure != null, System.nanoTime()));
+    }
+  }
+
+  private void delay() {
+    long nanos = launchModel.delayNanos(stream.deviceIndex());
+    if (nanos <= 0) {
+      return;
+    }
+    if (nanos > SPIN_LIMIT_NANOS) {
+      LockSupport.parkNanos(nanos);
+      return;
+    }
+    long until = System.nanoTime() + nanos;
+    while (System.nanoTime() < until) {
+      Thread.onSpinWait();
+    }
+  }
+}

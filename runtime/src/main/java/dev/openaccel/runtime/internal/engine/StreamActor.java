@@ -1,0 +1,301 @@
+package dev.openaccel.runtime.internal.engine;
+
+import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.spi.DeviceQueue;
+import dev.openaccel.runtime.spi.Marker;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.PostStop;
+import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.actor.typed.javadsl.Receive;
+
+/**
+ * The actor of one stream: drains its {@link StreamHandle}'s queue in order on the device's
+ * dispatcher. Java kernels run here; with an asynchronous executor, device work and event markers
+ * go to the stream's {@link DeviceQueue} and their ends come back as messages. A wait for an
+ * incomplete generation parks the stream (later items stay queued, no thread blocks) unless the
+ * device can wait for it itself. Internal.
+ *
+ * <p>Owns: the stream's progress and unreported failure ({@link StreamProgress}: this actor is
+ * their only writer while it runs), what it is parked on ({@code blockedOn}, {@code gated}), and
+ * the device items in flight. Other threads only hand it results, as messages.
+ */
+final class StreamActor extends AbstractBehavior<StreamActor.Command> {
+
+  sealed interface Command {}
+
+  /** Wake-up: there is work in the queue. */
+  enum Drain implements Command {
+    INSTANCE
+  }
+
+  private record Resume(Generation generation) implements Command {}
+
+  private record DeviceEnded(InFlight.Ended ended) implements Command {}
+
+  /**
+   * How long a stream waits for its next item after reaching a timing event's record: the work
+   * being timed is usually enqueued right after the record, and a wake-up in between would be
+   * measured. Other records, and idle streams in general, do not wait (a waiting device thread
+   * holds a core).
+   */
+  private static final long TIMING_LINGER_NANOS = 5_000;
+
+  static Behavior<Command> create(StreamHandle handle) {
+    return Behaviors.setup(
+        context ->
+            handle.attach(context.getSelf())
+                ? new StreamActor(context, handle)
+                : Behaviors.stopped());
+  }
+
+  // The context is not thread-safe; callbacks on other threads tell this instead.
+  private final ActorRef<Command> self;
+  private final StreamHandle handle;
+  private final StreamProgress progress;
+  private final int batch;
+  private final Kernels kernels;
+  private final DeviceQueue queue; // null: every item is Java code run here
+  private final InFlight inFlight;
+  private Generation blockedOn; // parked until this generation completes
+  private WorkItem.HostKernel gated; // parked until the device work before it has ended
+  private boolean lingerAfterTiming;
+
+  private StreamActor(ActorContext<Command> context, StreamHandle handle) {
+    super(context);
+    this.self = context.getSelf();
+    this.handle = handle;
+    this.progress = handle.progress();
+    this.batch = handle.batch();
+    ActorEngine engine = handle.engine();
+    this.kernels =
+        new Kernels(
+            handle.stream(), engine.spec().launchModel(), engine.tracer(), engine.current());
+    this.queue = engine.spec().executor().open(handle.stream());
+    this.inFlight = new InFlight(ended -> self.tell(new DeviceEnded(ended)));
+    self.tell(Drain.INSTANCE);
+  }
+
+  @Override
+  public Receive<Command> createReceive() {
+    return newReceiveBuilder()
+        .onMessageEquals(Drain.INSTANCE, this::onDrain)
+        .onMessage(Resume.class, this::onResume)
+        .onMessage(DeviceEnded.class, this::onDeviceEnded)
+        .onSignal(PostStop.class, signal -> onPostStop())
+        .build();
+  }
+
+  private Behavior<Command> onDrain() {
+    if (blockedOn == null && gated == null) {
+      drain();
+    }
+    return this;
+  }
+
+  private Behavior<Command> onResume(Resume resume) {
+    if (resume.generation() == blockedOn) {
+      blockedOn = null;
+      absorb(resume.generation());
+      progress.itemCompleted();
+      drain();
+    }
+    return this;
+  }
+
+  private Behavior<Command> onDeviceEnded(DeviceEnded message) {
+    inFlight.ended(message.ended());
+    if (gated != null && inFlight.isEmpty()) {
+      WorkItem.HostKernel kernel = gated;
+      gated = null;
+      runHostNow(kernel);
+      drain();
+    }
+    return this;
+  }
+
+  private Behavior<Command> onPostStop() {
+    if (blockedOn != null) {
+      progress.itemCompleted(); // the parked wait will never resume; it was polled, so count it
+    }
+    handle.terminate("the stream's actor stopped (its actor system is shutting down)");
+    DeviceExecutionException failure = progress.unreported();
+    if (gated != null) {
+      gated.reject(failure);
+      progress.itemCompleted();
+    }
+    inFlight.abandon(failure);
+    if (queue != null) {
+      queue.close();
+    }
+    return this;
+  }
+
+  /** Runs up to {@code batch} items, then yields the thread to the device's other streams. */
+  private void drain() {
+    for (int budget = batch; budget > 0; budget--) {
+      WorkItem item = lingerAfterTiming ? handle.pollWithin(TIMING_LINGER_NANOS) : handle.poll();
+      lingerAfterTiming = false;
+      if (item == null) {
+        if (handle.idleOrContinue()) {
+          continue;
+        }
+        return;
+      }
+      if (!item.runOn(this)) {
+        return; // parked; Resume or DeviceEnded continues
+      }
+    }
+    self.tell(Drain.INSTANCE);
+  }
+
+  // ---- one step per kind of item (called by WorkItem.runOn); false: the stream is parked ----
+
+  boolean runHost(WorkItem.HostKernel kernel) {
+    if (!inFlight.isEmpty()) {
+      gated = kernel; // Java code runs once the device has ended the work before it
+      return false;
+    }
+    runHostNow(kernel);
+    return true;
+  }
+
+  private void runHostNow(WorkItem.HostKernel kernel) {
+    Kernels.Outcome outcome = kernels.run(kernel.name(), kernel.body());
+    if (outcome.failure() != null) {
+      progress.fail(outcome.failure());
+    }
+    progress.itemCompleted(); // before the caller's stage completes, so query() agrees with it
+    if (kernel.result() != null) {
+      if (outcome.failure() == null) {
+        kernel.result().complete(outcome.value());
+      } else {
+        kernel.result().completeExceptionally(outcome.failure());
+      }
+    }
+  }
+
+  boolean runDevice(WorkItem.DeviceCommand command) {
+    if (queue == null) {
+      progress.fail(
+          new DeviceExecutionException(
+              "device work '"
+                  + command.name()
+                  + "' cannot run on "
+                  + handle.stream()
+                  + ": its backend's executor gives it no device queue"));
+      progress.itemCompleted();
+      return true;
+    }
+    InFlight.Entry entry =
+        inFlight.add(
+            (nanos, failure) -> {
+              if (failure != null) {
+                progress.fail(deviceFailure(command, failure));
+              }
+              progress.itemCompleted();
+            },
+            1);
+    try {
+      queue.submit(command.work(), entry);
+    } catch (RuntimeException rejected) {
+      entry.fail(rejected); // settled in order, like a failure the device reports
+    }
+    return true;
+  }
+
+  boolean runRecord(WorkItem.Record record) {
+    Generation generation = record.generation();
+    if (queue == null) {
+      progress.itemCompleted();
+      generation.complete(System.nanoTime(), progress.unreported());
+      EngineEvent event = generation.event();
+      lingerAfterTiming = event != null && event.timing();
+      return true;
+    }
+    InFlight.Entry entry =
+        inFlight.add(
+            (nanos, failure) -> {
+              if (failure != null) {
+                progress.fail(failure);
+              }
+              progress.itemCompleted();
+              generation.complete(nanos, progress.unreported());
+            },
+            1);
+    generation.deviceMarker(queue.mark(entry));
+    return true;
+  }
+
+  boolean runWait(WorkItem.Wait wait) {
+    Generation generation = wait.generation();
+    if (generation.isDone()) {
+      absorb(generation);
+      progress.itemCompleted();
+      return true;
+    }
+    Marker marker = generation.deviceMarker();
+    if (queue != null && marker != null) {
+      // Settles after both the device's wait and the record's own completion, so a failed record
+      // still fails this stream.
+      InFlight.Entry entry =
+          inFlight.add(
+              (nanos, failure) -> {
+                absorb(generation);
+                progress.itemCompleted();
+              },
+              2);
+      if (queue.waitFor(marker, entry)) {
+        generation.onComplete(done -> entry.complete(0));
+        return true;
+      }
+      inFlight.dropLast(entry);
+    }
+    blockedOn = generation;
+    generation.onComplete(done -> self.tell(new Resume(done)));
+    return false;
+  }
+
+  boolean runSync(WorkItem.Sync sync) {
+    if (inFlight.isEmpty()) {
+      settleSync(sync);
+    } else {
+      inFlight.addSettled((nanos, failure) -> settleSync(sync));
+    }
+    return true;
+  }
+
+  private void settleSync(WorkItem.Sync sync) {
+    DeviceExecutionException failure = progress.report();
+    progress.itemCompleted();
+    if (failure == null) {
+      sync.done().complete(null);
+    } else {
+      sync.done().completeExceptionally(failure);
+    }
+  }
+
+  /** A failed generation this stream waited on becomes its failure, reported where it next does. */
+  private void absorb(Generation generation) {
+    DeviceExecutionException cause = generation.failure();
+    if (cause != null && progress.unreported() == null) {
+      progress.fail(
+          new DeviceExecutionException(
+              handle.stream()
+                  + " waited on "
+                  + generation
+                  + ", which failed: "
+                  + cause.getMessage(),
+              cause.getCause()));
+    }
+  }
+
+  private DeviceExecutionException deviceFailure(
+      WorkItem.DeviceCommand command, DeviceExecutionException cause) {
+    return new DeviceExecutionException(
+        "device work '" + command.name() + "' failed on " + handle.stream() + ": " + cause,
+        cause.getCause() == null ? cause : cause.getCause());
+  }
+}

@@ -1,0 +1,90 @@
+package dev.openaccel.runtime.internal.engine;
+
+import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.spi.DeviceWork;
+import java.util.concurrent.CompletableFuture;
+
+/**
+ * An entry of a stream's queue, run by its {@link StreamActor} in enqueue order. Each item knows
+ * which of the actor's steps runs it ({@link #runOn}) and how it is settled when the stream stops
+ * before running it ({@link #reject}). Internal.
+ */
+sealed interface WorkItem {
+
+  /** Runs this item on {@code actor}; false if the stream is now parked and takes no more work. */
+  boolean runOn(StreamActor actor);
+
+  /** Settles this item without running it: the stream has stopped. */
+  void reject(DeviceExecutionException failure);
+
+  /** Java code run on the device thread: a kernel, a copy or a buffer kernel. */
+  @FunctionalInterface
+  interface Body {
+    Object run() throws Exception;
+  }
+
+  /** A Java kernel; its value (or failure) completes {@code result} when that is not null. */
+  record HostKernel(String name, Body body, CompletableFuture<Object> result) implements WorkItem {
+    @Override
+    public boolean runOn(StreamActor actor) {
+      return actor.runHost(this);
+    }
+
+    @Override
+    public void reject(DeviceExecutionException failure) {
+      if (result != null) {
+        result.completeExceptionally(failure);
+      }
+    }
+  }
+
+  /** Backend device work for the stream's device queue. */
+  record DeviceCommand(String name, DeviceWork work) implements WorkItem {
+    @Override
+    public boolean runOn(StreamActor actor) {
+      return actor.runDevice(this);
+    }
+
+    @Override
+    public void reject(DeviceExecutionException failure) {}
+  }
+
+  /** Completes {@code generation} when the stream reaches it. */
+  record Record(Generation generation) implements WorkItem {
+    @Override
+    public boolean runOn(StreamActor actor) {
+      return actor.runRecord(this);
+    }
+
+    @Override
+    public void reject(DeviceExecutionException failure) {
+      generation.complete(System.nanoTime(), failure);
+    }
+  }
+
+  /** The stream takes no further work until {@code generation} completes. */
+  record Wait(Generation generation) implements WorkItem {
+    @Override
+    public boolean runOn(StreamActor actor) {
+      return actor.runWait(this);
+    }
+
+    @Override
+    public void reject(DeviceExecutionException failure) {}
+  }
+
+  /**
+   * Completes {@code done} when the stream reaches it, with the stream's unreported failure if any.
+   */
+  record Sync(CompletableFuture<Void> done) implements WorkItem {
+    @Override
+    public boolean runOn(StreamActor actor) {
+      return actor.runSync(this);
+    }
+
+    @Override
+    public void reject(DeviceExecutionException failure) {
+      done.completeExceptionally(failure);
+    }
+  }
+}

@@ -1,0 +1,17 @@
+/**
+ * Internal API: the actor engine that every backend drives through {@code
+ * BackendContext.engine(spec)}. One writer per state: a stream's actor is the only writer of its
+ * progress, failure and blocked-on state; everything else hands it work or results.
+ *
+ * <pre>
+ *  ActorEngine (spi.Engine; one per backend per accelerator)
+ *   |-- EngineDevices: per device
+ *   |     |-- DeviceActor (device dispatcher: DeviceThreads)
+ *   |     |     |-- StreamActor  (drains one StreamHandle; Kernels; InFlight -&gt; DeviceQueue)
+ *   |     |     `-- DeviceSyncQuery (scatter-gather with a deadline)
+ *   |     |-- StreamRegistry (ids, pools; caller-side) --&gt; StreamHandle (queue) &lt;-- producers
+ *   |     `-- CachingAllocator --&gt; Buffer / Block; MemoryWork builds copies and buffer kernels
+ *   `-- EngineEvents --&gt; EngineEvent --&gt; Generation (a latch per record)
+ * </pre>
+ */
+package dev.openaccel.runtime.internal.engine;

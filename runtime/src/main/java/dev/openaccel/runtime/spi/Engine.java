@@ -1,0 +1,33 @@
+package dev.openaccel.runtime.spi;
+
+import dev.openaccel.runtime.Stream;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * OpenAccel's actor engine for one backend, obtained with {@link BackendContext#engine}: device
+ * actors, stream actors with ordered queues, events as latched generations, waits, failure
+ * semantics and tracing. It is a complete {@link DeviceGuardImpl}; a backend returns it from its
+ * provider, or wraps it to add operations of its own. How device work executes is the backend's
+ * {@link DeviceExecutor}.
+ *
+ * <p>All methods are thread-safe.
+ */
+public interface Engine extends DeviceGuardImpl {
+
+  /**
+   * Enqueues backend device work on {@code stream}: it is handed to the stream's {@link
+   * DeviceQueue} after all work enqueued before it on this stream.
+   *
+   * @param name the name kernels and trace events report
+   * @throws IllegalArgumentException if the stream is not one of this engine's, or the executor has
+   *     no device queue
+   */
+  void enqueue(Stream stream, String name, DeviceWork work);
+
+  /**
+   * Work enqueued on {@code stream} after this call waits until {@code signal} completes; if it
+   * completes exceptionally, the failure propagates to what the stream records next.
+   */
+  @Override
+  void blockOn(Stream stream, CompletionStage<?> signal);
+}

@@ -1,0 +1,127 @@
+package dev.openaccel.runtime.spi;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.Stream;
+import java.time.Duration;
+import java.util.Objects;
+import java.util.Optional;
+
+/**
+ * The argument checks of the {@link Event} contract, with its error phrases, in one place: events
+ * of any class (generic, backend, opened from another node) reject misuse alike, and each check
+ * runs once per call.
+ */
+public final class EventChecks {
+  private EventChecks() {}
+
+  /**
+   * Checks that an event of {@code type}, bound to {@code bound} (null until its first record), can
+   * be recorded on {@code stream}.
+   *
+   * @throws IllegalArgumentException containing "does not match recording stream's device type" or
+   *     "does not match recording stream's device"
+   */
+  public static void checkRecordable(DeviceType type, Device bound, Stream stream) {
+    Objects.requireNonNull(stream, "stream");
+    if (!stream.deviceType().equals(type)) {
+      throw new IllegalArgumentException(
+          "Event device type "
+              + type
+              + " does not match recording stream's device type "
+              + stream.deviceType()
+              + ".");
+    }
+    if (bound != null && !bound.equals(stream.device())) {
+      throw new IllegalArgumentException(
+          "Event device "
+              + bound
+              + " does not match recording stream's device "
+              + stream.device()
+              + ".");
+    }
+  }
+
+  /**
+   * Checks that {@code event} can make {@code stream} wait.
+   *
+   * @throws IllegalArgumentException if the stream is of another device type
+   */
+  public static void checkBlockable(Event event, Stream stream) {
+    Objects.requireNonNull(stream, "stream");
+    if (!stream.deviceType().equals(event.deviceType())) {
+      throw new IllegalArgumentException(
+          "Event device type "
+              + event.deviceType()
+              + " does not match blocking stream's device type "
+              + stream.deviceType()
+              + ".");
+    }
+  }
+
+  /**
+   * The first two checks of {@link Event#elapsedTime}, in the contract's order; all an event
+   * without timing needs.
+   *
+   * @throws IllegalArgumentException containing "does not match other's device type", then "must be
+   *     created with enable_timing"
+   */
+  public static void checkTimingComparable(Event start, Event end) {
+    Objects.requireNonNull(end, "end");
+    if (!start.deviceType().equals(end.deviceType())) {
+      throw new IllegalArgumentException(
+          "Event device type "
+              + start.deviceType()
+              + " does not match other's device type "
+              + end.deviceType()
+              + ".");
+    }
+    if (!start.options().enableTiming() || !end.options().enableTiming()) {
+      throw new IllegalArgumentException(
+          "Both events must be created with enable_timing to calculate elapsed time (this: "
+              + start.options()
+              + ", other: "
+              + end.options()
+              + ")");
+    }
+  }
+
+  /**
+   * The last three checks of {@link Event#elapsedTime}, in the contract's order: recorded,
+   * completed, same device. Run after {@link #checkTimingComparable}.
+   *
+   * @throws IllegalStateException containing "must be recorded before calculating elapsed time" or
+   *     "must be completed before calculating elapsed time"
+   * @throws IllegalArgumentException containing "must be recorded on the same device"
+   */
+  public static void checkMeasurable(Event start, Event end) {
+    if (!start.wasRecorded() || !end.wasRecorded()) {
+      throw new IllegalStateException(
+          "Both events must be recorded before calculating elapsed time (this recorded: "
+              + start.wasRecorded()
+              + ", other recorded: "
+              + end.wasRecorded()
+              + ")");
+    }
+    if (!start.query() || !end.query()) {
+      throw new IllegalStateException(
+          "Both events must be completed before calculating elapsed time");
+    }
+    Optional<Device> first = start.device();
+    Optional<Device> second = end.device();
+    if (!first.equals(second)) {
+      throw new IllegalArgumentException(
+          "Both events must be recorded on the same device to calculate elapsed time (this: "
+              + first.map(Device::toString).orElse("none")
+              + ", other: "
+              + second.map(Device::toString).orElse("none")
+              + ")");
+    }
+  }
+
+  /** Milliseconds, as {@link Event#elapsedTime} returns them, as a {@link Duration}. */
+  public static Duration toDuration(double milliseconds) {
+    return Duration.ofNanos(Math.round(milliseconds * 1_000_000.0));
+  }
+}
