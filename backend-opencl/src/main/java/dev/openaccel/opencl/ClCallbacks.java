@@ -6,13 +6,14 @@ import static org.lwjgl.opencl.CL10.clGetEventProfilingInfo;
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
 import static org.lwjgl.opencl.CL11.nclSetEventCallback;
 
+import dev.openaccel.runtime.spi.Completion;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.lwjgl.opencl.CLEventCallback;
 import org.lwjgl.system.MemoryStack;
 
 /**
- * Turns OpenCL event completions into {@link ClCompletion} calls through one static native callback
+ * Turns OpenCL event completions into {@link Completion} calls through one static native callback
  * (a callback object per event would leak a native closure each). The callback's user data is a key
  * into {@link #pending}.
  *
@@ -50,15 +51,18 @@ final class ClCallbacks {
     }
   }
 
-  /** A {@link ClCompletion} as a watcher that releases the event right after reporting it. */
-  static Watcher releasing(ClCompletion done, String what) {
+  /** A watcher that releases the event, lets {@code work} finish, then reports to {@code done}. */
+  static Watcher releasing(ClWork work, Completion done) {
     return (event, status, end) -> {
       clReleaseEvent(event);
-      report(done, what, status, end);
+      if (status >= 0) {
+        work.ended();
+      }
+      report(done, work.toString(), status, end);
     };
   }
 
-  static void report(ClCompletion done, String what, int status, long end) {
+  static void report(Completion done, String what, int status, long end) {
     if (status < 0) {
       done.fail(new OpenClException(what + " on the device", status));
     } else {

@@ -3,8 +3,6 @@ package dev.openaccel.opencl;
 import static org.lwjgl.opencl.CL10.nclEnqueueNDRangeKernel;
 import static org.lwjgl.opencl.CL10.nclSetKernelArg;
 
-import dev.openaccel.runtime.DeviceBuffer;
-import java.util.function.ToLongFunction;
 import org.lwjgl.PointerBuffer;
 import org.lwjgl.system.MemoryStack;
 import org.lwjgl.system.MemoryUtil;
@@ -17,7 +15,7 @@ import org.lwjgl.system.MemoryUtil;
 record ClLaunch(DeviceKernel kernel, LaunchShape shape, KernelArguments args) implements ClWork {
 
   @Override
-  public int enqueue(long queue, PointerBuffer event, ToLongFunction<DeviceBuffer> memory) {
+  public int enqueue(long queue, PointerBuffer event) {
     try (MemoryStack stack = MemoryStack.stackPush()) {
       long[] global = shape.global();
       long[] local = shape.local();
@@ -28,7 +26,7 @@ record ClLaunch(DeviceKernel kernel, LaunchShape shape, KernelArguments args) im
       synchronized (kernel) {
         long handle = kernel.handle();
         for (int i = 0; i < args.count(); i++) {
-          MemoryUtil.memPutLong(value, args.bits(i, memory));
+          MemoryUtil.memPutLong(value, args.bits(i));
           int rc = nclSetKernelArg(handle, i, args.size(i), args.isLocal(i) ? 0L : value);
           if (rc != 0) {
             throw new OpenClException(
@@ -57,13 +55,8 @@ record ClLaunch(DeviceKernel kernel, LaunchShape shape, KernelArguments args) im
   }
 
   @Override
-  public java.util.List<DeviceBuffer> buffers() {
-    return args.buffers();
-  }
-
-  @Override
-  public String name() {
-    return kernel.name();
+  public void enqueued() {
+    args.enqueued();
   }
 
   @Override

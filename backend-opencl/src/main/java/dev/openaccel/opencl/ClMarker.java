@@ -2,15 +2,17 @@ package dev.openaccel.opencl;
 
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
 
+import dev.openaccel.runtime.spi.Marker;
+
 /**
  * A marker enqueued on a {@link ClQueue}: the {@code cl_event} of an event record, which other
- * queues of the same context can wait for on the device.
+ * queues of the same context wait for on the device with a barrier.
  *
- * <p>Owns: its {@code cl_event} until the event completes; the completion callback releases it
- * under this object's monitor, and {@link #enqueueWait} uses it only under the same monitor while
- * it is not yet released, so a barrier never names a released (stale) event.
+ * <p>Owns: its {@code cl_event} until {@link #release()} (the engine calls it once the record
+ * completed and no new wait will be started on it). A barrier names the event only under this
+ * object's monitor while it is not released, so no barrier ever names a released (stale) event.
  */
-final class ClMarker {
+final class ClMarker implements Marker {
   private final ClContext context;
   private final long event;
   private boolean released;
@@ -24,22 +26,24 @@ final class ClMarker {
     return context;
   }
 
-  /** Called once by the completion callback: reports, then releases the event. */
-  void ended(ClCompletion done, int status, long endNanos) {
-    synchronized (this) {
-      released = true;
-      clReleaseEvent(event);
+  /**
+   * Enqueues on {@code queue} a barrier on this marker's event.
+   *
+   * @return false if the marker is already released (nothing is enqueued)
+   */
+  synchronized boolean enqueueWait(ClQueue queue) {
+    if (released) {
+      return false;
     }
-    ClCallbacks.report(done, "marker", status, endNanos);
+    queue.barrier(event);
+    return true;
   }
 
-  /**
-   * Makes {@code queue} wait on the device for this marker: a barrier on its event, or nothing when
-   * it already completed.
-   */
-  synchronized void enqueueWait(ClQueue queue) {
+  @Override
+  public synchronized void release() {
     if (!released) {
-      queue.barrier(event);
+      released = true;
+      clReleaseEvent(event);
     }
   }
 }

@@ -1,26 +1,26 @@
 package dev.openaccel.opencl;
 
-import dev.openaccel.runtime.DeviceBuffer;
-import java.util.function.ToLongFunction;
+import dev.openaccel.runtime.spi.DeviceWork;
 import org.lwjgl.PointerBuffer;
 
 /**
- * One OpenCL command a stream puts on its queue: a kernel launch or a copy. Enqueued on the
- * stream's thread, in stream order.
+ * One OpenCL command a stream hands to its queue: a kernel launch or a copy. Built at the user's
+ * call (where its arguments are checked and its buffers' uses taken), enqueued later on the
+ * stream's actor, in stream order. The queue keeps the work reachable until its command ends, so
+ * host memory a command reads or writes stays alive until then.
  */
-interface ClWork {
+interface ClWork extends DeviceWork {
 
   /**
-   * Enqueues the command on {@code queue}, storing its event in {@code event}; {@code memory} gives
-   * the {@code cl_mem} of each buffer it names.
+   * Enqueues the command on {@code queue}, storing its event in {@code event}.
    *
    * @return the OpenCL error code, 0 on success
    */
-  int enqueue(long queue, PointerBuffer event, ToLongFunction<DeviceBuffer> memory);
+  int enqueue(long queue, PointerBuffer event);
 
-  /** The call or kernel name, for errors and traces. */
-  String name();
+  /** Called once after {@link #enqueue} returned or threw: gives back the buffers' uses. */
+  void enqueued();
 
-  /** The buffers the command reads or writes. */
-  java.util.List<DeviceBuffer> buffers();
+  /** Called once when the command completed, before the stream hears of it. */
+  default void ended() {}
 }

@@ -34,12 +34,12 @@ public final class DeviceKernel {
   private final String name;
   private final long kernel;
   private final List<KernelParameter> parameters;
-  private final StreamWork streams;
+  private final LaunchTarget target;
 
-  DeviceKernel(ClProgram program, String name, StreamWork streams) {
+  DeviceKernel(ClProgram program, String name, LaunchTarget target) {
     this.name = Objects.requireNonNull(name, "name");
     this.kernel = program.createKernel(name);
-    this.streams = streams;
+    this.target = target;
     try (MemoryStack stack = MemoryStack.stackPush()) {
       var count = stack.mallocInt(1);
       ClErrors.check(
@@ -68,8 +68,13 @@ public final class DeviceKernel {
   public void launch(Stream stream, LaunchShape shape, Object... args) {
     Objects.requireNonNull(stream, "stream");
     Objects.requireNonNull(shape, "shape");
-    KernelArguments encoded = KernelArguments.encode(name, parameters, args);
-    streams.enqueue(stream, new ClLaunch(this, shape, encoded));
+    KernelArguments encoded = KernelArguments.encode(name, parameters, args, target.memory());
+    try {
+      target.enqueue(stream, new ClLaunch(this, shape, encoded));
+    } catch (RuntimeException e) {
+      encoded.enqueued();
+      throw e;
+    }
   }
 
   long handle() {

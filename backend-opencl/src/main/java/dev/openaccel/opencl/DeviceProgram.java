@@ -11,12 +11,12 @@ import java.util.concurrent.ConcurrentHashMap;
  */
 public final class DeviceProgram {
   private final ClProgram program;
-  private final StreamWork streams;
+  private final LaunchTarget target;
   private final ConcurrentHashMap<String, DeviceKernel> kernels = new ConcurrentHashMap<>();
 
-  DeviceProgram(ClProgram program, StreamWork streams) {
+  DeviceProgram(ClProgram program, LaunchTarget target) {
     this.program = program;
-    this.streams = streams;
+    this.target = target;
   }
 
   /**
@@ -25,7 +25,7 @@ public final class DeviceProgram {
    * @throws OpenClException {@code CL_INVALID_KERNEL_NAME (-46)} if the program has none
    */
   public DeviceKernel kernel(String name) {
-    return kernels.computeIfAbsent(name, n -> new DeviceKernel(program, n, streams));
+    return kernels.computeIfAbsent(name, n -> new DeviceKernel(program, n, target));
   }
 
   void release() {

@@ -29,14 +29,14 @@ final class KernelArguments {
   /** How argument {@code i} is passed: {@code size} bytes of {@code bits}, or a null pointer. */
   private final long[] bits;
 
-  private final DeviceBuffer[] buffers;
+  private final ClBuffer[] buffers;
 
   private final int[] sizes;
   private final boolean[] local;
 
   private KernelArguments(int count) {
     bits = new long[count];
-    buffers = new DeviceBuffer[count];
+    buffers = new ClBuffer[count];
     sizes = new int[count];
     local = new boolean[count];
   }
@@ -44,10 +44,13 @@ final class KernelArguments {
   /**
    * Checks {@code args} against {@code parameters} and encodes them.
    *
+   * @param memory the memory whose buffers the launch may take
    * @throws IllegalArgumentException naming the kernel, the parameter and the value on a wrong
-   *     count or type
+   *     count or type, or for a buffer of another accelerator
+   * @throws IllegalStateException if a buffer is closed
    */
-  static KernelArguments encode(String kernel, List<KernelParameter> parameters, Object[] args) {
+  static KernelArguments encode(
+      String kernel, List<KernelParameter> parameters, Object[] args, ClDeviceMemory memory) {
     if (args.length != parameters.size()) {
       throw new IllegalArgumentException(
           "kernel "
@@ -60,17 +63,24 @@ final class KernelArguments {
               + args.length);
     }
     KernelArguments encoded = new KernelArguments(args.length);
-    for (int i = 0; i < args.length; i++) {
-      encoded.put(kernel, parameters.get(i), args[i]);
+    try {
+      for (int i = 0; i < args.length; i++) {
+        encoded.put(kernel, parameters.get(i), args[i], memory);
+      }
+    } catch (RuntimeException e) {
+      encoded.enqueued();
+      throw e;
     }
     return encoded;
   }
 
-  private void put(String kernel, KernelParameter p, Object arg) {
+  private void put(String kernel, KernelParameter p, Object arg, ClDeviceMemory memory) {
     int i = p.index();
     switch (p.space()) {
       case GLOBAL, CONSTANT -> {
-        buffers[i] = require(kernel, p, arg, DeviceBuffer.class);
+        ClBuffer buffer = ClBuffer.of(require(kernel, p, arg, DeviceBuffer.class), memory);
+        bits[i] = buffer.acquire("launch " + kernel + " on");
+        buffers[i] = buffer;
         sizes[i] = Long.BYTES;
       }
       case LOCAL -> {
@@ -130,14 +140,18 @@ final class KernelArguments {
     return bits.length;
   }
 
-  /** The scalar bits of argument {@code i}; for a buffer argument, {@code memory}'s answer. */
-  long bits(int i, java.util.function.ToLongFunction<DeviceBuffer> memory) {
-    return buffers[i] == null ? bits[i] : memory.applyAsLong(buffers[i]);
+  /** The bits of argument {@code i}: a value, or a buffer's {@code cl_mem}. */
+  long bits(int i) {
+    return bits[i];
   }
 
-  /** The buffers among the arguments, in order, for staging and stream bookkeeping. */
-  java.util.List<DeviceBuffer> buffers() {
-    return java.util.Arrays.stream(buffers).filter(java.util.Objects::nonNull).toList();
+  /** Gives back the buffers' uses; called once, after the launch was enqueued or abandoned. */
+  void enqueued() {
+    for (ClBuffer buffer : buffers) {
+      if (buffer != null) {
+        buffer.enqueued();
+      }
+    }
   }
 
   int size(int i) {

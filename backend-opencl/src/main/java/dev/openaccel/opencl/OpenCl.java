@@ -31,8 +31,8 @@ public final class OpenCl {
    * @throws IllegalArgumentException if the accelerator has no opencl backend on its class path
    */
   public static OpenCl get(Accelerator accelerator) {
-    if (!accelerator.deviceTypes().contains(OpenClProvider.TYPE)
-        || !(accelerator.guardImpl(OpenClProvider.TYPE).impl() instanceof OpenClBackend backend)) {
+    OpenClBackend backend = OpenClSystem.of(accelerator.system()).backend();
+    if (backend == null || !accelerator.deviceTypes().contains(OpenClProvider.TYPE)) {
       throw new IllegalArgumentException(
           "no backend for device type opencl in this accelerator (found "
               + accelerator.deviceTypes()

@@ -1,11 +1,12 @@
 package dev.openaccel.opencl;
 
 import dev.openaccel.runtime.PriorityRange;
+import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.BackendContext;
 import dev.openaccel.runtime.spi.Capability;
-import dev.openaccel.runtime.spi.EngineGuardImpl;
+import dev.openaccel.runtime.spi.DeviceGuardImpl;
+import dev.openaccel.runtime.spi.Engine;
 import dev.openaccel.runtime.spi.EngineSpec;
-import dev.openaccel.runtime.spi.LaunchModel;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -13,82 +14,83 @@ import java.util.Set;
 import org.slf4j.LoggerFactory;
 
 /**
- * The OpenCL backend's {@code DeviceGuardImpl}: the selected platform's devices, in one {@code
- * cl_context}, described as an {@link EngineSpec} for the runtime's actor engine, plus the programs
- * and command queues of this accelerator. Without an OpenCL platform it reports 0 devices and
- * {@link #unavailableReason()} says why.
+ * The OpenCL backend of one accelerator: the selected platform's devices in one {@code cl_context},
+ * described as an {@link EngineSpec} whose executor gives each stream a {@link ClQueue} and whose
+ * memory is {@link ClDeviceMemory}; the runtime's actor engine does the rest. Without an OpenCL
+ * platform it reports 0 devices and {@link #unavailableReason()} says why.
  *
- * <p>Owns: the context, the program cache and the stream queues, released when the actor system
- * terminates. This class is thread-safe.
+ * <p>Owns: the context, the programs and the memory's map queues, released when the actor system
+ * terminates; the engine reference, set once at creation. This class is thread-safe.
  */
-final class OpenClBackend extends EngineGuardImpl {
+final class OpenClBackend implements LaunchTarget {
   /** No queue priorities without {@code cl_khr_priority_hints}: one priority, 0. */
   static final PriorityRange PRIORITIES = new PriorityRange(0, 0);
 
-  private static final Set<Capability> CAPABILITIES =
-      Set.copyOf(
-          EnumSet.of(
-              Capability.EVENTS,
-              Capability.TIMING,
-              Capability.STREAM_POOL,
-              Capability.CROSS_DEVICE_WAIT,
-              Capability.INTERPROCESS_EVENTS,
-              Capability.DEVICE_MEMORY));
-
   private final String unavailable;
   private final ClContext context;
-  private final StreamQueues queues;
+  private final ClDeviceMemory memory;
   private final Programs programs;
+  private volatile Engine engine;
 
-  private OpenClBackend(
-      OpenClSettings settings, ClPlatforms.Probe probe, ClContext context, BackendContext backend) {
-    super(OpenClProvider.TYPE, spec(settings, context), backend);
-    this.unavailable = probe instanceof ClPlatforms.Unavailable u ? u.reason() : null;
+  private OpenClBackend(OpenClSettings settings, String unavailable, ClContext context) {
+    this.unavailable = unavailable;
     this.context = context;
-    if (context == null) {
-      queues = null;
-      programs = null;
-      return;
-    }
-    this.queues = new StreamQueues(context, settings.profiling());
-    this.programs = new Programs(context, settings, new GatedStreamWork(context, queues));
-    backend.system().getWhenTerminated().thenRun(this::release);
+    this.memory = context == null ? null : new ClDeviceMemory(context, settings.memoryPerDevice());
+    this.programs = context == null ? null : new Programs(context, settings, this);
   }
 
-  /** The backend for {@code settings}; never throws for a missing or failing platform. */
-  static OpenClBackend create(OpenClSettings settings, BackendContext backend) {
-    ClPlatforms.Probe probe;
+  /**
+   * The engine of a new backend for {@code settings}, kept in the actor system for {@link
+   * OpenCl#get}; never throws for a missing or failing platform.
+   */
+  static DeviceGuardImpl create(OpenClSettings settings, BackendContext backend) {
+    String unavailable = null;
     ClContext context = null;
     try {
-      probe = ClPlatforms.probe(settings);
+      ClPlatforms.Probe probe = ClPlatforms.probe(settings);
       if (probe instanceof ClPlatforms.Found found) {
         context = new ClContext(found);
+      } else {
+        unavailable = ((ClPlatforms.Unavailable) probe).reason();
       }
     } catch (RuntimeException e) {
-      probe = new ClPlatforms.Unavailable("OpenCL failed to start: " + e.getMessage());
+      unavailable = "OpenCL failed to start: " + e.getMessage();
     }
-    if (probe instanceof ClPlatforms.Unavailable u) {
-      LoggerFactory.getLogger(OpenClBackend.class).warn("opencl: 0 devices: {}", u.reason());
+    if (unavailable != null) {
+      LoggerFactory.getLogger(OpenClBackend.class).warn("opencl has 0 devices: {}", unavailable);
     }
-    return new OpenClBackend(settings, probe, context, backend);
+    OpenClBackend created = new OpenClBackend(settings, unavailable, context);
+    created.engine = backend.engine(created.spec(settings));
+    OpenClSystem.of(backend.system()).install(created);
+    if (context != null) {
+      backend.system().getWhenTerminated().thenRun(created::release);
+    }
+    return created.engine;
   }
 
-  private static EngineSpec spec(OpenClSettings settings, ClContext context) {
-    int devices = context == null ? 0 : context.devices().size();
-    long memory =
-        settings.memoryPerDevice() > 0
-            ? settings.memoryPerDevice()
-            : context == null
-                ? 1
-                : context.devices().stream().mapToLong(ClDevice::globalMemory).min().orElse(1);
-    return new EngineSpec(
-        devices,
-        PRIORITIES,
-        settings.computeUnits(),
-        settings.streamPoolSize(),
-        settings.batch(),
-        LaunchModel.immediate(),
-        memory);
+  private EngineSpec spec(OpenClSettings settings) {
+    EngineSpec.Builder spec =
+        EngineSpec.builder(OpenClProvider.TYPE)
+            .deviceCount(context == null ? 0 : context.devices().size())
+            .priorityRange(PRIORITIES)
+            .computeUnits(settings.computeUnits())
+            .streamPoolSize(settings.streamPoolSize())
+            .batch(settings.batch());
+    Set<Capability> capabilities =
+        EnumSet.of(
+            Capability.EVENTS,
+            Capability.STREAM_POOL,
+            Capability.CROSS_DEVICE_WAIT,
+            Capability.INTERPROCESS_EVENTS);
+    if (context != null) {
+      boolean profiling = settings.profiling();
+      spec.executor(stream -> new ClQueue(context, stream.deviceIndex(), profiling)).memory(memory);
+      capabilities.add(Capability.DEVICE_MEMORY);
+      if (profiling) {
+        capabilities.add(Capability.TIMING);
+      }
+    }
+    return spec.capabilities(capabilities).build();
   }
 
   /** Why there are no devices, or empty when OpenCL is available. */
@@ -96,7 +98,6 @@ final class OpenClBackend extends EngineGuardImpl {
     return Optional.ofNullable(unavailable);
   }
 
-  /** The context, for code of this package; throws when OpenCL is unavailable. */
   ClContext context() {
     requireAvailable();
     return context;
@@ -111,6 +112,16 @@ final class OpenClBackend extends EngineGuardImpl {
     return context == null ? List.of() : context.devices();
   }
 
+  @Override
+  public ClDeviceMemory memory() {
+    return memory;
+  }
+
+  @Override
+  public void enqueue(Stream stream, ClLaunch launch) {
+    engine.enqueue(stream, launch.kernel().name(), launch);
+  }
+
   private void requireAvailable() {
     if (context == null) {
       throw new IllegalStateException("the opencl backend has no devices: " + unavailable);
@@ -119,12 +130,7 @@ final class OpenClBackend extends EngineGuardImpl {
 
   private void release() {
     programs.release();
-    queues.release();
+    memory.release();
     context.close();
-  }
-
-  @Override
-  public Set<Capability> capabilities() {
-    return CAPABILITIES;
   }
 }

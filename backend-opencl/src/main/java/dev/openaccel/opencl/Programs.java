@@ -16,14 +16,14 @@ final class Programs {
 
   private final ClContext context;
   private final OpenClSettings settings;
-  private final StreamWork streams;
+  private final LaunchTarget target;
   private final Map<Key, DeviceProgram> cache = new ConcurrentHashMap<>();
   private final List<DeviceProgram> uncached = new ArrayList<>();
 
-  Programs(ClContext context, OpenClSettings settings, StreamWork streams) {
+  Programs(ClContext context, OpenClSettings settings, LaunchTarget target) {
     this.context = context;
     this.settings = settings;
-    this.streams = streams;
+    this.target = target;
   }
 
   /**
@@ -44,7 +44,7 @@ final class Programs {
   }
 
   private DeviceProgram build(String source, String options) {
-    return new DeviceProgram(new ClProgram(context, source, options), streams);
+    return new DeviceProgram(new ClProgram(context, source, options), target);
   }
 
   /** Releases every program; no launch may be enqueued afterwards. */

@@ -2,23 +2,26 @@ package dev.openaccel.opencl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.spi.Completion;
 import java.nio.ByteBuffer;
-import java.nio.ByteOrder;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
-/** The device-queue layer on its own: markers, device-side waits, callbacks, copies. */
+/** The device-queue layer without the engine: markers, device-side waits, callbacks, copies. */
 @RequiresOpenCl
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class ClQueueTest {
-  /** Long enough (tens of ms on a CPU device) that a wait not done on the device would show. */
+  /** Long enough (milliseconds on a CPU device) that a wait not done on the device would show. */
   static final String SOURCE =
       """
       __kernel void slowSet(__global int* x, int value, int spins) {
@@ -30,7 +33,7 @@ class ClQueueTest {
       """;
 
   private ClContext context;
-  private ClMemory memory;
+  private ClDeviceMemory memory;
   private ClProgram program;
   private DeviceKernel slowSet;
   private DeviceKernel copyFirst;
@@ -39,7 +42,7 @@ class ClQueueTest {
   void start() {
     var found = (ClPlatforms.Found) ClPlatforms.probe(OpenClSettings.from(ConfigFactory.load()));
     context = new ClContext(found);
-    memory = new ClMemory(context);
+    memory = new ClDeviceMemory(context, 0);
     program = new ClProgram(context, SOURCE, "");
     slowSet = new DeviceKernel(program, "slowSet", null);
     copyFirst = new DeviceKernel(program, "copyFirst", null);
@@ -50,39 +53,53 @@ class ClQueueTest {
     slowSet.release();
     copyFirst.release();
     program.close();
+    memory.release();
     context.close();
   }
 
-  private static CompletableFuture<Long> future() {
-    return new CompletableFuture<>();
+  /** A completion that completes {@code future} with the device time, or fails it. */
+  static Completion into(CompletableFuture<Long> future) {
+    return new Completion() {
+      @Override
+      public void complete(long deviceNanos) {
+        future.complete(deviceNanos);
+      }
+
+      @Override
+      public void fail(Throwable cause) {
+        future.completeExceptionally(cause);
+      }
+    };
   }
 
   private static long await(CompletableFuture<Long> f) throws Exception {
     return f.get(10, TimeUnit.SECONDS);
   }
 
+  private ClBuffer buffer(int device, long bytes) {
+    ClMemory raw = new ClMemory(context);
+    return new ClBuffer(
+        memory, Device.of(OpenClProvider.TYPE, device), bytes, raw.allocate(device, bytes, bytes));
+  }
+
   private ClLaunch launch(DeviceKernel kernel, Object... args) {
     return new ClLaunch(
         kernel,
         LaunchShape.of(1),
-        KernelArguments.encode(kernel.name(), kernel.parameters(), args));
+        KernelArguments.encode(kernel.name(), kernel.parameters(), args, memory));
   }
 
   @Test
-  void aMarkerCompletesAfterTheKernelBeforeIt() throws Exception {
-    try (ClQueue queue = new ClQueue(context, 0, true)) {
-      long x = memory.allocate(0, 4, 4);
-      CompletableFuture<Long> kernel = future();
-      CompletableFuture<Long> marker = future();
-      queue.submit(
-          launch(slowSet, new RawBuffer(x, 4), 1, 100_000),
-          RawBuffer::memOf,
-          GatedStreamWork.completion(kernel));
-      queue.mark(GatedStreamWork.completion(marker));
+  void aMarkerCompletesAfterTheKernelBeforeItWithALaterDeviceTime() throws Exception {
+    try (ClQueue queue = new ClQueue(context, 0, true);
+        ClBuffer x = buffer(0, 4)) {
+      CompletableFuture<Long> kernel = new CompletableFuture<>();
+      CompletableFuture<Long> marker = new CompletableFuture<>();
+      queue.submit(launch(slowSet, x, 1, 100_000), into(kernel));
+      queue.mark(into(marker)).release();
       long markerEnd = await(marker);
       assertTrue(kernel.isDone(), "the marker completed before the kernel enqueued before it");
       assertTrue(markerEnd >= await(kernel), "marker end " + markerEnd + " before the kernel's");
-      memory.free(x);
     }
   }
 
@@ -90,42 +107,36 @@ class ClQueueTest {
   void aQueueWaitsOnTheDeviceForAMarkerOfAnotherDevicesQueue() throws Exception {
     int other = context.devices().size() > 1 ? 1 : 0;
     try (ClQueue a = new ClQueue(context, 0, true);
-        ClQueue b = new ClQueue(context, other, true)) {
-      long x = memory.allocate(0, 4, 4);
-      long y = memory.allocate(other, 4, 4);
-      CompletableFuture<Long> copied = future();
-      a.submit(
-          launch(slowSet, new RawBuffer(x, 4), 42, 2_000_000),
-          RawBuffer::memOf,
-          GatedStreamWork.completion(future()));
-      ClMarker marker = a.mark(GatedStreamWork.completion(future()));
-      assertTrue(b.waitFor(marker));
-      b.submit(
-          launch(copyFirst, new RawBuffer(x, 4), new RawBuffer(y, 4)),
-          RawBuffer::memOf,
-          GatedStreamWork.completion(copied));
-      await(copied);
-      ByteBuffer out = ByteBuffer.allocateDirect(4).order(ByteOrder.nativeOrder());
-      CompletableFuture<Long> read = future();
-      b.read(y, 0, out, GatedStreamWork.completion(read));
+        ClQueue b = new ClQueue(context, other, true);
+        ClBuffer x = buffer(0, 4);
+        ClBuffer y = buffer(other, 4)) {
+      a.submit(launch(slowSet, x, 42, 2_000_000), into(new CompletableFuture<>()));
+      CompletableFuture<Long> marked = new CompletableFuture<>();
+      ClMarker marker = (ClMarker) a.mark(into(marked));
+      CompletableFuture<Long> waited = new CompletableFuture<>();
+      assertTrue(b.waitFor(marker, into(waited)));
+      b.submit(launch(copyFirst, x, y), into(new CompletableFuture<>()));
+      ByteBuffer out = ByteBuffer.allocateDirect(4).order(java.nio.ByteOrder.nativeOrder());
+      CompletableFuture<Long> read = new CompletableFuture<>();
+      b.submit(new ClCopy.ToHost(y, out), into(read));
       await(read);
       assertEquals(42, out.getInt(0));
-      memory.free(x);
-      memory.free(y);
+      assertTrue(
+          await(waited) >= await(marked), "the barrier ended before the marker it waits for");
+      marker.release();
     }
   }
 
   @Test
-  void waitingForACompletedMarkerEnqueuesNothingStale() throws Exception {
+  void aReleasedMarkerIsNotWaitedFor() throws Exception {
     try (ClQueue a = new ClQueue(context, 0, true);
         ClQueue b = new ClQueue(context, 0, true)) {
-      CompletableFuture<Long> done = future();
-      ClMarker marker = a.mark(GatedStreamWork.completion(done));
+      CompletableFuture<Long> done = new CompletableFuture<>();
+      ClMarker marker = (ClMarker) a.mark(into(done));
       await(done);
-      assertTrue(b.waitFor(marker));
-      CompletableFuture<Long> after = future();
-      b.mark(GatedStreamWork.completion(after));
-      assertTrue(await(after) > 0);
+      marker.release();
+      marker.release();
+      assertFalse(b.waitFor(marker, into(new CompletableFuture<>())));
     }
   }
 
@@ -135,44 +146,48 @@ class ClQueueTest {
     try (ClContext second = new ClContext(found);
         ClQueue foreign = new ClQueue(second, 0, true);
         ClQueue queue = new ClQueue(context, 0, true)) {
-      CompletableFuture<Long> done = future();
-      ClMarker marker = foreign.mark(GatedStreamWork.completion(done));
-      assertFalse(queue.waitFor(marker));
+      CompletableFuture<Long> done = new CompletableFuture<>();
+      ClMarker marker = (ClMarker) foreign.mark(into(done));
+      assertFalse(queue.waitFor(marker, into(new CompletableFuture<>())));
       await(done);
+      marker.release();
     }
   }
 
   @Test
-  void copiesRoundTripThroughTheDevice() throws Exception {
-    try (ClQueue queue = new ClQueue(context, 0, true)) {
-      long a = memory.allocate(0, 8, 8);
-      long b = memory.allocate(0, 8, 8);
-      ByteBuffer in = ByteBuffer.allocateDirect(8).putLong(0, 0x0102030405060708L);
-      ByteBuffer out = ByteBuffer.allocateDirect(8);
-      CompletableFuture<Long> read = future();
-      queue.write(in, a, 0, GatedStreamWork.completion(future()));
-      queue.copy(a, b, 8, GatedStreamWork.completion(future()));
-      queue.read(b, 0, out, GatedStreamWork.completion(read));
+  void copiesOfHeapAndDirectBuffersRoundTripThroughTheDevice() throws Exception {
+    try (ClQueue queue = new ClQueue(context, 0, true);
+        ClBuffer a = buffer(0, 8);
+        ClBuffer b = buffer(0, 8)) {
+      ByteBuffer in = ByteBuffer.allocate(8).putLong(0, 0x0102030405060708L);
+      ByteBuffer out = ByteBuffer.allocate(8);
+      CompletableFuture<Long> read = new CompletableFuture<>();
+      queue.submit(new ClCopy.ToDevice(in, a), into(new CompletableFuture<>()));
+      queue.submit(new ClCopy.Between(a, b), into(new CompletableFuture<>()));
+      queue.submit(new ClCopy.ToHost(b, out), into(read));
       await(read);
       assertEquals(0x0102030405060708L, out.getLong(0));
-      memory.free(a);
-      memory.free(b);
     }
   }
 
   @Test
   void anEnqueueErrorIsReportedToTheCompletionWithItsName() throws Exception {
-    try (ClQueue queue = new ClQueue(context, 0, true)) {
-      long small = memory.allocate(0, 8, 8);
-      CompletableFuture<Long> done = future();
-      queue.copy(small, small, 16, GatedStreamWork.completion(done));
-      var e =
-          org.junit.jupiter.api.Assertions.assertThrows(
-              java.util.concurrent.ExecutionException.class, () -> await(done));
+    try (ClQueue queue = new ClQueue(context, 0, true);
+        ClBuffer x = buffer(0, 4)) {
+      CompletableFuture<Long> done = new CompletableFuture<>();
+      queue.submit(
+          new ClLaunch(
+              slowSet,
+              LaunchShape.of(8192).local(8192),
+              KernelArguments.encode(
+                  "slowSet", slowSet.parameters(), new Object[] {x, 1, 1}, memory)),
+          into(done));
+      ExecutionException e = assertThrows(ExecutionException.class, () -> await(done));
       assertTrue(
-          e.getCause().getMessage().contains("clEnqueueCopyBuffer failed: CL_INVALID_VALUE (-30)"),
+          e.getCause()
+              .getMessage()
+              .contains("launch of slowSet [8192] / [8192] failed: CL_INVALID_"),
           e.getCause().getMessage());
-      memory.free(small);
     }
   }
 }

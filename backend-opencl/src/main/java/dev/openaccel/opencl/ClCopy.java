@@ -1,0 +1,120 @@
+package dev.openaccel.opencl;
+
+import static org.lwjgl.opencl.CL10.nclEnqueueCopyBuffer;
+import static org.lwjgl.opencl.CL10.nclEnqueueReadBuffer;
+import static org.lwjgl.opencl.CL10.nclEnqueueWriteBuffer;
+
+import java.nio.ByteBuffer;
+import org.lwjgl.PointerBuffer;
+import org.lwjgl.system.MemoryUtil;
+
+/**
+ * The three copies as non-blocking OpenCL commands. A direct host buffer is used in place; a heap
+ * buffer goes through a direct staging buffer: filled when the command is enqueued (for {@code
+ * copyToDevice}) or emptied into the heap buffer when it ends (for {@code copyToHost}). Each copy
+ * is one command, used once.
+ */
+abstract sealed class ClCopy implements ClWork {
+  private final String name;
+  final ClBuffer[] buffers;
+  final long[] mems;
+
+  /** Takes a use of each buffer; {@code uses} says what for, in the closed-buffer error. */
+  private ClCopy(String name, String[] uses, ClBuffer... buffers) {
+    this.name = name;
+    this.buffers = buffers;
+    this.mems = new long[buffers.length];
+    for (int i = 0; i < buffers.length; i++) {
+      mems[i] = buffers[i].acquire(uses[i]);
+    }
+  }
+
+  @Override
+  public void enqueued() {
+    for (ClBuffer buffer : buffers) {
+      buffer.enqueued();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return name;
+  }
+
+  /** Host to device: {@code src}'s remaining bytes into {@code dst}. */
+  static final class ToDevice extends ClCopy {
+    private final ByteBuffer src;
+    private final int from;
+    private final int length;
+    private ByteBuffer staged;
+
+    ToDevice(ByteBuffer src, ClBuffer dst) {
+      super("clEnqueueWriteBuffer", new String[] {"copy into"}, dst);
+      this.src = src;
+      this.from = src.position();
+      this.length = src.remaining();
+    }
+
+    @Override
+    public int enqueue(long queue, PointerBuffer event) {
+      ByteBuffer bytes = src;
+      if (!src.isDirect()) {
+        staged = ByteBuffer.allocateDirect(length).put(0, src, from, length);
+        bytes = staged;
+      }
+      long address = MemoryUtil.memAddress0(bytes) + (bytes == src ? from : 0);
+      return nclEnqueueWriteBuffer(
+          queue, mems[0], 0, 0, length, address, 0, 0, MemoryUtil.memAddress(event));
+    }
+  }
+
+  /** Device to host: {@code src} into {@code dst} from its position. */
+  static final class ToHost extends ClCopy {
+    private final ByteBuffer dst;
+    private final int to;
+    private final int length;
+    private ByteBuffer staged;
+
+    ToHost(ClBuffer src, ByteBuffer dst) {
+      super("clEnqueueReadBuffer", new String[] {"copy from"}, src);
+      this.dst = dst;
+      this.to = dst.position();
+      this.length = dst.remaining();
+    }
+
+    @Override
+    public int enqueue(long queue, PointerBuffer event) {
+      ByteBuffer bytes = dst;
+      if (!dst.isDirect()) {
+        staged = ByteBuffer.allocateDirect(length);
+        bytes = staged;
+      }
+      long address = MemoryUtil.memAddress0(bytes) + (bytes == dst ? to : 0);
+      return nclEnqueueReadBuffer(
+          queue, mems[0], 0, 0, length, address, 0, 0, MemoryUtil.memAddress(event));
+    }
+
+    @Override
+    public void ended() {
+      if (staged != null) {
+        dst.put(to, staged, 0, length);
+      }
+    }
+  }
+
+  /** Device to device, same size; the buffers may be on two devices of the context. */
+  static final class Between extends ClCopy {
+    private final long length;
+
+    Between(ClBuffer src, ClBuffer dst) {
+      super("clEnqueueCopyBuffer", new String[] {"copy from", "copy into"}, src, dst);
+      this.length = src.size();
+    }
+
+    @Override
+    public int enqueue(long queue, PointerBuffer event) {
+      return nclEnqueueCopyBuffer(
+          queue, mems[0], mems[1], 0, 0, length, 0, 0, MemoryUtil.memAddress(event));
+    }
+  }
+}
