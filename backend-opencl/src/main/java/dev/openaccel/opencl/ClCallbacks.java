@@ -2,6 +2,7 @@ package dev.openaccel.opencl;
 
 import static org.lwjgl.opencl.CL10.CL_COMPLETE;
 import static org.lwjgl.opencl.CL10.CL_PROFILING_COMMAND_END;
+import static org.lwjgl.opencl.CL10.CL_PROFILING_COMMAND_START;
 import static org.lwjgl.opencl.CL10.clGetEventProfilingInfo;
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
 import static org.lwjgl.opencl.CL11.nclSetEventCallback;
@@ -74,6 +75,19 @@ final class ClCallbacks {
     Watcher watcher = pending.remove(key);
     if (watcher != null) {
       watcher.ended(event, status, status < 0 ? 0 : endNanos(event));
+    }
+  }
+
+  /** The event's run time on the device (end minus start), or 0 without profiling. */
+  static long durationNanos(long event) {
+    try (MemoryStack stack = MemoryStack.stackPush()) {
+      var start = stack.mallocLong(1);
+      var end = stack.mallocLong(1);
+      if (clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, start, null) != 0
+          || clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, end, null) != 0) {
+        return 0;
+      }
+      return Math.max(0, end.get(0) - start.get(0));
     }
   }
 

@@ -15,12 +15,14 @@ import org.lwjgl.system.MemoryUtil;
  * is one command, used once.
  */
 abstract sealed class ClCopy implements ClWork {
+  private final String call;
   private final String name;
   final ClBuffer[] buffers;
   final long[] mems;
 
   /** Takes a use of each buffer; {@code uses} says what for, in the closed-buffer error. */
-  private ClCopy(String name, String[] uses, ClBuffer... buffers) {
+  private ClCopy(String call, String name, String[] uses, ClBuffer... buffers) {
+    this.call = call;
     this.name = name;
     this.buffers = buffers;
     this.mems = new long[buffers.length];
@@ -37,8 +39,13 @@ abstract sealed class ClCopy implements ClWork {
   }
 
   @Override
-  public String toString() {
+  public String name() {
     return name;
+  }
+
+  @Override
+  public String toString() {
+    return call;
   }
 
   /** Host to device: {@code src}'s remaining bytes into {@code dst}. */
@@ -49,7 +56,7 @@ abstract sealed class ClCopy implements ClWork {
     private ByteBuffer staged;
 
     ToDevice(ByteBuffer src, ClBuffer dst) {
-      super("clEnqueueWriteBuffer", new String[] {"copy into"}, dst);
+      super("clEnqueueWriteBuffer", "copyToDevice", new String[] {"copy into"}, dst);
       this.src = src;
       this.from = src.position();
       this.length = src.remaining();
@@ -76,7 +83,7 @@ abstract sealed class ClCopy implements ClWork {
     private ByteBuffer staged;
 
     ToHost(ClBuffer src, ByteBuffer dst) {
-      super("clEnqueueReadBuffer", new String[] {"copy from"}, src);
+      super("clEnqueueReadBuffer", "copyToHost", new String[] {"copy from"}, src);
       this.dst = dst;
       this.to = dst.position();
       this.length = dst.remaining();
@@ -107,7 +114,7 @@ abstract sealed class ClCopy implements ClWork {
     private final long length;
 
     Between(ClBuffer src, ClBuffer dst) {
-      super("clEnqueueCopyBuffer", new String[] {"copy from", "copy into"}, src, dst);
+      super("clEnqueueCopyBuffer", "copy", new String[] {"copy from", "copy into"}, src, dst);
       this.length = src.size();
     }
 

@@ -12,7 +12,8 @@ import org.lwjgl.system.MemoryUtil;
  * arguments and enqueuing is one step under the kernel's lock, since a {@code cl_kernel}'s
  * arguments are shared state and {@code clEnqueueNDRangeKernel} captures them.
  */
-record ClLaunch(DeviceKernel kernel, LaunchShape shape, KernelArguments args) implements ClWork {
+record ClLaunch(DeviceKernel kernel, String name, LaunchShape shape, KernelArguments args)
+    implements ClWork {
 
   @Override
   public int enqueue(long queue, PointerBuffer event) {

@@ -7,10 +7,13 @@ import static org.lwjgl.opencl.CL10.clReleaseEvent;
 import static org.lwjgl.opencl.CL12.clEnqueueBarrierWithWaitList;
 import static org.lwjgl.opencl.CL12.clEnqueueMarkerWithWaitList;
 
+import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Completion;
 import dev.openaccel.runtime.spi.DeviceQueue;
 import dev.openaccel.runtime.spi.DeviceWork;
 import dev.openaccel.runtime.spi.Marker;
+import dev.openaccel.runtime.trace.TraceEvent;
+import dev.openaccel.runtime.trace.Tracer;
 import org.lwjgl.PointerBuffer;
 import org.lwjgl.system.MemoryStack;
 
@@ -24,12 +27,27 @@ import org.lwjgl.system.MemoryStack;
  */
 final class ClQueue implements DeviceQueue, AutoCloseable {
   private final ClContext context;
+  private final Stream stream;
+  private final Tracer tracer;
   private final long queue;
   private final PointerBuffer event = PointerBuffer.allocateDirect(1);
   private final PointerBuffer waitList = PointerBuffer.allocateDirect(1);
 
+  /** A queue on device {@code deviceIndex} that traces nothing (map queues, tests). */
   ClQueue(ClContext context, int deviceIndex, boolean profiling) {
+    this(context, deviceIndex, profiling, null, null);
+  }
+
+  /** The queue of {@code stream}, whose device commands {@code tracer} sees when enabled. */
+  ClQueue(ClContext context, Stream stream, boolean profiling, Tracer tracer) {
+    this(context, stream.deviceIndex(), profiling, stream, tracer);
+  }
+
+  private ClQueue(
+      ClContext context, int deviceIndex, boolean profiling, Stream stream, Tracer tracer) {
     this.context = context;
+    this.stream = stream;
+    this.tracer = tracer;
     try (MemoryStack stack = MemoryStack.stackPush()) {
       var rc = stack.mallocInt(1);
       this.queue =
@@ -61,7 +79,24 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       done.fail(new OpenClException(command.toString(), rc));
       return;
     }
-    watch(ClCallbacks.releasing(command, done), done);
+    ClCallbacks.Watcher watcher = ClCallbacks.releasing(command, done);
+    watch(tracer != null && tracer.enabled() ? traced(command.name(), watcher) : watcher, done);
+  }
+
+  /**
+   * Publishes the command as a kernel span when it ends: {@link System#nanoTime()} at the callback
+   * as its end, minus its device duration as its start (the device clock may differ from the
+   * host's, its durations do not).
+   */
+  private ClCallbacks.Watcher traced(String name, ClCallbacks.Watcher watcher) {
+    return (event, status, end) -> {
+      long finished = System.nanoTime();
+      long started = finished - ClCallbacks.durationNanos(event);
+      tracer.publish(new TraceEvent.KernelStarted(stream.device(), stream.id(), name, started));
+      tracer.publish(
+          new TraceEvent.KernelFinished(stream.device(), stream.id(), name, status < 0, finished));
+      watcher.ended(event, status, end);
+    };
   }
 
   @Override

@@ -18,6 +18,9 @@ interface ClWork extends DeviceWork {
    */
   int enqueue(long queue, PointerBuffer event);
 
+  /** What traces report: the kernel's launch name, or the copy ({@code copyToDevice}, ...). */
+  String name();
+
   /** Called once after {@link #enqueue} returned or threw: gives back the buffers' uses. */
   void enqueued();
 

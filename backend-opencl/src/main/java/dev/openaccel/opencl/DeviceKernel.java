@@ -66,11 +66,20 @@ public final class DeviceKernel {
    * @throws IllegalStateException if a buffer is closed
    */
   public void launch(Stream stream, LaunchShape shape, Object... args) {
+    launch(stream, name, shape, args);
+  }
+
+  /**
+   * {@link #launch(Stream, LaunchShape, Object...)} under the name {@code launchName}, which traces
+   * and failures report (e.g. one name per tile of a tiled algorithm).
+   */
+  public void launch(Stream stream, String launchName, LaunchShape shape, Object... args) {
     Objects.requireNonNull(stream, "stream");
+    Objects.requireNonNull(launchName, "launchName");
     Objects.requireNonNull(shape, "shape");
     KernelArguments encoded = KernelArguments.encode(name, parameters, args, target.memory());
     try {
-      target.enqueue(stream, new ClLaunch(this, shape, encoded));
+      target.enqueue(stream, new ClLaunch(this, launchName, shape, encoded));
     } catch (RuntimeException e) {
       encoded.enqueued();
       throw e;

@@ -7,6 +7,7 @@ import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.DeviceGuardImpl;
 import dev.openaccel.runtime.spi.Engine;
 import dev.openaccel.runtime.spi.EngineSpec;
+import dev.openaccel.runtime.trace.Tracer;
 import java.util.EnumSet;
 import java.util.List;
 import java.util.Optional;
@@ -60,7 +61,7 @@ final class OpenClBackend implements LaunchTarget {
       LoggerFactory.getLogger(OpenClBackend.class).warn("opencl has 0 devices: {}", unavailable);
     }
     OpenClBackend created = new OpenClBackend(settings, unavailable, context);
-    created.engine = backend.engine(created.spec(settings));
+    created.engine = backend.engine(created.spec(settings, backend.tracer()));
     OpenClSystem.of(backend.system()).install(created);
     if (context != null) {
       backend.system().getWhenTerminated().thenRun(created::release);
@@ -68,7 +69,7 @@ final class OpenClBackend implements LaunchTarget {
     return created.engine;
   }
 
-  private EngineSpec spec(OpenClSettings settings) {
+  private EngineSpec spec(OpenClSettings settings, Tracer tracer) {
     EngineSpec.Builder spec =
         EngineSpec.builder(OpenClProvider.TYPE)
             .deviceCount(context == null ? 0 : context.devices().size())
@@ -84,7 +85,7 @@ final class OpenClBackend implements LaunchTarget {
             Capability.INTERPROCESS_EVENTS);
     if (context != null) {
       boolean profiling = settings.profiling();
-      spec.executor(stream -> new ClQueue(context, stream.deviceIndex(), profiling)).memory(memory);
+      spec.executor(stream -> new ClQueue(context, stream, profiling, tracer)).memory(memory);
       capabilities.add(Capability.DEVICE_MEMORY);
       if (profiling) {
         capabilities.add(Capability.TIMING);
@@ -119,7 +120,7 @@ final class OpenClBackend implements LaunchTarget {
 
   @Override
   public void enqueue(Stream stream, ClLaunch launch) {
-    engine.enqueue(stream, launch.kernel().name(), launch);
+    engine.enqueue(stream, launch.name(), launch);
   }
 
   private void requireAvailable() {

@@ -49,6 +49,24 @@ public final class Sgemm {
       DeviceBuffer b,
       float beta,
       DeviceBuffer c) {
+    multiply(stream, "sgemm", m, n, k, alpha, a, b, beta, c);
+  }
+
+  /**
+   * {@link #multiply(Stream, int, int, int, float, DeviceBuffer, DeviceBuffer, float,
+   * DeviceBuffer)} under the launch name {@code name}, which traces and failures report.
+   */
+  public void multiply(
+      Stream stream,
+      String name,
+      int m,
+      int n,
+      int k,
+      float alpha,
+      DeviceBuffer a,
+      DeviceBuffer b,
+      float beta,
+      DeviceBuffer c) {
     if (m <= 0 || n <= 0 || k <= 0 || m % 8 != 0 || n % 8 != 0) {
       throw new IllegalArgumentException(
           "sgemm needs m and n positive multiples of 8 and k > 0, got m="
@@ -65,7 +83,7 @@ public final class Sgemm {
     if ((n / 8) % 16 == 0 && (m / 8) % 4 == 0) {
       shape = shape.local(16, 4);
     }
-    kernel.launch(stream, shape, m, n, k, alpha, a, b, beta, c);
+    kernel.launch(stream, name, shape, m, n, k, alpha, a, b, beta, c);
   }
 
   private static void requireSize(String matrix, DeviceBuffer buffer, long floats) {

@@ -85,6 +85,7 @@ class ClQueueTest {
   private ClLaunch launch(DeviceKernel kernel, Object... args) {
     return new ClLaunch(
         kernel,
+        kernel.name(),
         LaunchShape.of(1),
         KernelArguments.encode(kernel.name(), kernel.parameters(), args, memory));
   }
@@ -178,6 +179,7 @@ class ClQueueTest {
       queue.submit(
           new ClLaunch(
               slowSet,
+              "slowSet",
               LaunchShape.of(8192).local(8192),
               KernelArguments.encode(
                   "slowSet", slowSet.parameters(), new Object[] {x, 1, 1}, memory)),
