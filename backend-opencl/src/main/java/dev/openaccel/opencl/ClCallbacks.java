@@ -4,30 +4,29 @@ import static org.lwjgl.opencl.CL10.CL_COMPLETE;
 import static org.lwjgl.opencl.CL10.CL_PROFILING_COMMAND_END;
 import static org.lwjgl.opencl.CL10.CL_PROFILING_COMMAND_START;
 import static org.lwjgl.opencl.CL10.clGetEventProfilingInfo;
-import static org.lwjgl.opencl.CL10.clReleaseEvent;
 import static org.lwjgl.opencl.CL11.nclSetEventCallback;
 
-import dev.openaccel.runtime.spi.Completion;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.lwjgl.opencl.CLEventCallback;
 import org.lwjgl.system.MemoryStack;
 
 /**
- * Turns OpenCL event completions into {@link Completion} calls through one static native callback
- * (a callback object per event would leak a native closure each). The callback's user data is a key
- * into {@link #pending}.
+ * Turns OpenCL event completions into Java calls through one static native callback (a callback
+ * object per event would leak a native closure each). The callback's user data is a key into {@link
+ * #pending}.
  *
- * <p>Owns: each registered event from {@link #watch} until its callback, which releases it. The
- * callback runs on an OpenCL runtime thread, or synchronously inside {@code clSetEventCallback}
- * when the event is already complete. PoCL 3.1 never calls back for a failed event; commands the
- * backend enqueues do not fail asynchronously on it (no user events are ever failed), so that path
- * is reported only by platforms that implement it. This class is thread-safe.
+ * <p>Owns: the watchers registered and not yet called. Whether a watcher releases its event is the
+ * watcher's business (a marker's event outlives its callback). The callback runs on an OpenCL
+ * runtime thread, or synchronously inside {@code clSetEventCallback} when the event is already
+ * complete. PoCL 3.1 never calls back for a failed event; commands the backend enqueues do not fail
+ * asynchronously on it (no user events are ever failed), so that path is reported only by platforms
+ * that implement it. This class is thread-safe.
  */
 final class ClCallbacks {
-  /** What a watched event reports to: the completion and how to release the event. */
+  /** What a watched event reports to. */
   interface Watcher {
-    /** Called once with the event's end time (or failure); must release {@code event}. */
+    /** Called once with the event's status and end time on the device (0 after a failure). */
     void ended(long event, int status, long endNanos);
   }
 
@@ -38,9 +37,9 @@ final class ClCallbacks {
   private ClCallbacks() {}
 
   /**
-   * Calls {@code watcher} when {@code event} completes; the watcher then owns the release.
+   * Calls {@code watcher} when {@code event} completes.
    *
-   * @throws OpenClException if the callback cannot be set (the event is then not released)
+   * @throws OpenClException if the callback cannot be set
    */
   static void watch(long event, Watcher watcher) {
     long key = keys.incrementAndGet();
@@ -49,25 +48,6 @@ final class ClCallbacks {
     if (rc != 0) {
       pending.remove(key);
       throw new OpenClException("clSetEventCallback", rc);
-    }
-  }
-
-  /** A watcher that releases the event, lets {@code work} finish, then reports to {@code done}. */
-  static Watcher releasing(ClWork work, Completion done) {
-    return (event, status, end) -> {
-      clReleaseEvent(event);
-      if (status >= 0) {
-        work.ended();
-      }
-      report(done, work.toString(), status, end);
-    };
-  }
-
-  static void report(Completion done, String what, int status, long end) {
-    if (status < 0) {
-      done.fail(new OpenClException(what + " on the device", status));
-    } else {
-      done.complete(end);
     }
   }
 

@@ -5,7 +5,6 @@ import static org.lwjgl.opencl.CL10.nclEnqueueReadBuffer;
 import static org.lwjgl.opencl.CL10.nclEnqueueWriteBuffer;
 
 import java.nio.ByteBuffer;
-import org.lwjgl.PointerBuffer;
 import org.lwjgl.system.MemoryUtil;
 
 /**
@@ -63,15 +62,14 @@ abstract sealed class ClCopy implements ClWork {
     }
 
     @Override
-    public int enqueue(long queue, PointerBuffer event) {
+    public int enqueue(long queue, long eventAddress) {
       ByteBuffer bytes = src;
       if (!src.isDirect()) {
         staged = ByteBuffer.allocateDirect(length).put(0, src, from, length);
         bytes = staged;
       }
       long address = MemoryUtil.memAddress0(bytes) + (bytes == src ? from : 0);
-      return nclEnqueueWriteBuffer(
-          queue, mems[0], 0, 0, length, address, 0, 0, MemoryUtil.memAddress(event));
+      return nclEnqueueWriteBuffer(queue, mems[0], 0, 0, length, address, 0, 0, eventAddress);
     }
   }
 
@@ -90,15 +88,14 @@ abstract sealed class ClCopy implements ClWork {
     }
 
     @Override
-    public int enqueue(long queue, PointerBuffer event) {
+    public int enqueue(long queue, long eventAddress) {
       ByteBuffer bytes = dst;
       if (!dst.isDirect()) {
         staged = ByteBuffer.allocateDirect(length);
         bytes = staged;
       }
       long address = MemoryUtil.memAddress0(bytes) + (bytes == dst ? to : 0);
-      return nclEnqueueReadBuffer(
-          queue, mems[0], 0, 0, length, address, 0, 0, MemoryUtil.memAddress(event));
+      return nclEnqueueReadBuffer(queue, mems[0], 0, 0, length, address, 0, 0, eventAddress);
     }
 
     @Override
@@ -119,9 +116,8 @@ abstract sealed class ClCopy implements ClWork {
     }
 
     @Override
-    public int enqueue(long queue, PointerBuffer event) {
-      return nclEnqueueCopyBuffer(
-          queue, mems[0], mems[1], 0, 0, length, 0, 0, MemoryUtil.memAddress(event));
+    public int enqueue(long queue, long eventAddress) {
+      return nclEnqueueCopyBuffer(queue, mems[0], mems[1], 0, 0, length, 0, 0, eventAddress);
     }
   }
 }

@@ -16,7 +16,7 @@ record ClLaunch(DeviceKernel kernel, String name, LaunchShape shape, KernelArgum
     implements ClWork {
 
   @Override
-  public int enqueue(long queue, PointerBuffer event) {
+  public int enqueue(long queue, long eventAddress) {
     try (MemoryStack stack = MemoryStack.stackPush()) {
       long[] global = shape.global();
       long[] local = shape.local();
@@ -50,7 +50,7 @@ record ClLaunch(DeviceKernel kernel, String name, LaunchShape shape, KernelArgum
             l == null ? 0L : l.address(),
             0,
             0L,
-            MemoryUtil.memAddress(event));
+            eventAddress);
       }
     }
   }

@@ -3,6 +3,7 @@ package dev.openaccel.opencl;
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
 
 import dev.openaccel.runtime.spi.Marker;
+import java.util.function.LongConsumer;
 
 /**
  * A marker enqueued on a {@link ClQueue}: the {@code cl_event} of an event record, which other
@@ -27,15 +28,16 @@ final class ClMarker implements Marker {
   }
 
   /**
-   * Enqueues on {@code queue} a barrier on this marker's event.
+   * Hands this marker's event to {@code barrier}, which enqueues a wait for it, while the event is
+   * sure to be live.
    *
    * @return false if the marker is already released (nothing is enqueued)
    */
-  synchronized boolean enqueueWait(ClQueue queue) {
+  synchronized boolean enqueueWait(LongConsumer barrier) {
     if (released) {
       return false;
     }
-    queue.barrier(event);
+    barrier.accept(event);
     return true;
   }
 

@@ -1,7 +1,6 @@
 package dev.openaccel.opencl;
 
 import dev.openaccel.runtime.spi.DeviceWork;
-import org.lwjgl.PointerBuffer;
 
 /**
  * One OpenCL command a stream hands to its queue: a kernel launch or a copy. Built at the user's
@@ -12,11 +11,12 @@ import org.lwjgl.PointerBuffer;
 interface ClWork extends DeviceWork {
 
   /**
-   * Enqueues the command on {@code queue}, storing its event in {@code event}.
+   * Enqueues the command on {@code queue}, storing its event at {@code eventAddress} (a {@code
+   * cl_event*}), or creating none when it is 0.
    *
    * @return the OpenCL error code, 0 on success
    */
-  int enqueue(long queue, PointerBuffer event);
+  int enqueue(long queue, long eventAddress);
 
   /** What traces report: the kernel's launch name, or the copy ({@code copyToDevice}, ...). */
   String name();
