@@ -113,6 +113,12 @@ final class OpenClBackend implements LaunchTarget {
     return context == null ? List.of() : context.devices();
   }
 
+  /** The engine, for the operations the backend adds to it. */
+  Engine engine() {
+    requireAvailable();
+    return engine;
+  }
+
   @Override
   public ClDeviceMemory memory() {
     return memory;

@@ -192,4 +192,26 @@ class ClQueueTest {
           e.getCause().getMessage());
     }
   }
+
+  @Test
+  void everyCommandCompletesThoughFewHaveTheirOwnCallback() throws Exception {
+    try (ClQueue queue = new ClQueue(context, 0, true);
+        ClBuffer x = buffer(0, 4)) {
+      int count = 300;
+      java.util.List<CompletableFuture<Long>> done = new java.util.ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        CompletableFuture<Long> f = new CompletableFuture<>();
+        done.add(f);
+        queue.submit(launch(slowSet, x, i, 10), into(f));
+      }
+      ByteBuffer out = ByteBuffer.allocate(4).order(java.nio.ByteOrder.nativeOrder());
+      CompletableFuture<Long> read = new CompletableFuture<>();
+      queue.submit(new ClCopy.ToHost(x, out), into(read));
+      await(read);
+      for (CompletableFuture<Long> f : done) {
+        assertTrue(f.isDone(), "a command before the read did not complete");
+      }
+      assertEquals(count - 1, out.getInt(0), "the heap read saw the last kernel's value");
+    }
+  }
 }
