@@ -12,6 +12,9 @@ import java.util.Map;
 import java.util.Objects;
 import java.util.SortedSet;
 import java.util.TreeSet;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Extension;
@@ -55,6 +58,8 @@ public final class ClusterAccelerator implements Extension {
   private final String self;
   private final KernelRegistry kernels = new KernelRegistry();
   private final Nodes nodes;
+  private final Waits waits;
+  private final LocalNode local;
   private final ActorSystem<?> system;
   private final Duration timeout;
 
@@ -62,19 +67,36 @@ public final class ClusterAccelerator implements Extension {
     this.system = system;
     this.accelerator = Accelerator.get(system);
     this.self = system.address().toString();
-    this.timeout = system.settings().config().getDuration("openaccel.cluster.control-timeout");
+    ClusterSettings settings = ClusterSettings.from(system.settings().config());
+    this.timeout = settings.controlTimeout();
     String provider = system.settings().config().getString("pekko.actor.provider");
     if (!provider.equals("cluster")
         && !provider.equals("org.apache.pekko.cluster.ClusterActorRefProvider")) {
       this.nodes = null;
+      this.waits = null;
+      this.local = null;
       return;
     }
+    Membership membership = new Membership(Cluster.get(system), self);
+    Bulk bulk = new Bulk(system, settings, membership);
     // Copies to or from another node need that node's port: looked up when the copy runs.
-    LocalNode local = new LocalNode(accelerator, kernels, self, this::portOf);
-    this.nodes = new Nodes(system, new LocalPort(local), local.devices(), timeout);
+    this.local = new LocalNode(accelerator, kernels, self, this::portOf, bulk.inbox());
+    this.nodes =
+        new Nodes(system, new LocalPort(local), local.devices(), timeout, bulk, membership);
+    this.waits = new Waits(nodes, self);
     ActorRef<GatewayProtocol.Command> gateway =
-        system.systemActorOf(NodeGateway.create(local), NodeGateway.NAME, Props.empty());
-    system.systemActorOf(Directory.create(nodes, gateway), "openaccel-directory", Props.empty());
+        system.systemActorOf(
+            NodeGateway.create(local, bulk, membership), NodeGateway.NAME, Props.empty());
+    system.systemActorOf(
+        Directory.create(
+            nodes,
+            gateway,
+            node -> {
+              bulk.nodeLeft(node, "it was removed from the cluster");
+              local.release(node);
+            }),
+        "openaccel-directory",
+        Props.empty());
     AcceleratorCore.get(accelerator.system()).registerRemoteEvents(this::openRemote);
   }
 
@@ -135,6 +157,15 @@ public final class ClusterAccelerator implements Extension {
     }
   }
 
+  /** This node's own devices, as the other nodes name them. */
+  public List<RemoteDevice> localDevices() {
+    List<RemoteDevice> mine = new ArrayList<>();
+    for (Device device : active().members().getOrDefault(self, List.of())) {
+      mine.add(new RemoteDevice(self, device));
+    }
+    return mine;
+  }
+
   /** A new stream on {@code device}, priority 0. */
   public RemoteStream newStream(RemoteDevice device) {
     return newStream(device, 0);
@@ -143,51 +174,95 @@ public final class ClusterAccelerator implements Extension {
   /**
    * A new stream on {@code device}, created by its node.
    *
-   * @throws IllegalArgumentException if the node has no such device
+   * @throws IllegalArgumentException if the node has no such device or is not a member
    * @throws dev.openaccel.runtime.DeviceExecutionException if the node has left or does not answer
    */
   public RemoteStream newStream(RemoteDevice device, int priority) {
+    return Blocking.await(
+        newStreamAsync(device, priority),
+        "ClusterAccelerator.newStream",
+        "ClusterAccelerator.newStreamAsync");
+  }
+
+  /** Like {@link #newStream(RemoteDevice)}, without blocking. */
+  public CompletionStage<RemoteStream> newStreamAsync(RemoteDevice device) {
+    return newStreamAsync(device, 0);
+  }
+
+  /** Like {@link #newStream(RemoteDevice, int)}, without blocking; the stage fails instead. */
+  public CompletionStage<RemoteStream> newStreamAsync(RemoteDevice device, int priority) {
     Objects.requireNonNull(device, "device");
-    NodePort port = active().port(device.node());
-    long id =
-        Blocking.await(
-            port.newStream(device.device(), priority),
-            "ClusterAccelerator.newStream",
-            "a thread of your own");
-    return new RemoteStream(device, id, port);
+    return call(
+        () -> {
+          NodePort port = active().port(device.node());
+          return port.newStream(device.device(), priority)
+              .thenApply(id -> new RemoteStream(device, id, port, waits));
+        });
   }
 
   /**
-   * Allocates {@code bytes} of memory on {@code device}.
+   * Allocates {@code bytes} of memory on {@code device}, owned by this node: only this node frees
+   * it, and it is freed when this node leaves the cluster.
    *
-   * @throws IllegalArgumentException if {@code bytes <= 0} or the node has no such device
+   * @throws IllegalArgumentException if {@code bytes <= 0}, or the node has no such device or is
+   *     not a member
    * @throws dev.openaccel.runtime.DeviceOutOfMemoryException if the device is full (on this node),
    *     or a {@link dev.openaccel.runtime.DeviceExecutionException} with its message (on another)
    */
   public RemoteBuffer allocate(RemoteDevice device, long bytes) {
+    return Blocking.await(
+        allocateAsync(device, bytes),
+        "ClusterAccelerator.allocate",
+        "ClusterAccelerator.allocateAsync");
+  }
+
+  /** Like {@link #allocate}, without blocking; the stage fails instead. */
+  public CompletionStage<RemoteBuffer> allocateAsync(RemoteDevice device, long bytes) {
     Objects.requireNonNull(device, "device");
     if (bytes <= 0) {
       throw new IllegalArgumentException("cannot allocate " + bytes + " bytes on " + device);
     }
-    long id =
-        Blocking.await(
-            active().port(device.node()).allocate(device.device(), bytes),
-            "ClusterAccelerator.allocate",
-            "a thread of your own");
-    return new RemoteBuffer(device.node(), device.device(), id, bytes);
-  }
-
-  /** Frees {@code buffer} on its node once the work that used it completes; idempotent. */
-  public void free(RemoteBuffer buffer) {
-    active().port(Objects.requireNonNull(buffer, "buffer").node()).free(buffer.bufferId());
+    return call(
+        () ->
+            active()
+                .port(device.node())
+                .allocate(device.device(), bytes)
+                .thenApply(id -> new RemoteBuffer(device.node(), device.device(), id, bytes)));
   }
 
   /**
-   * Closes, on its node, an interprocess event that {@link RemoteStream#recordEvent()} created: its
-   * id is released once nothing waits for it any more. Opened views of it then fail to wait.
+   * Frees {@code buffer} on its node once the work that used it completes; idempotent.
+   *
+   * @throws IllegalStateException naming both nodes if this node did not allocate it
+   */
+  public void free(RemoteBuffer buffer) {
+    Blocking.await(freeAsync(buffer), "ClusterAccelerator.free", "ClusterAccelerator.freeAsync");
+  }
+
+  /** Like {@link #free}, without blocking; the stage fails instead. */
+  public CompletionStage<Void> freeAsync(RemoteBuffer buffer) {
+    Objects.requireNonNull(buffer, "buffer");
+    return call(() -> active().port(buffer.node()).free(buffer.bufferId()));
+  }
+
+  /**
+   * Closes, on its node, an interprocess event that {@link RemoteStream#recordEvent()} created for
+   * this node: its id is released once nothing waits for it any more. Opened views of it then fail
+   * to wait. Close every event you record, or it lives until this node leaves the cluster.
+   *
+   * @throws IllegalStateException naming both nodes if another node created it
    */
   public void closeEvent(EventHandle handle) {
-    active().port(Objects.requireNonNull(handle, "handle").node()).closeEvent(handle.eventId());
+    Blocking.await(
+        closeEventAsync(handle),
+        "ClusterAccelerator.closeEvent",
+        "ClusterAccelerator.closeEventAsync");
+  }
+
+  /** Like {@link #closeEvent}, without blocking; the stage fails instead. */
+  public CompletionStage<Void> closeEventAsync(EventHandle handle) {
+    Objects.requireNonNull(handle, "handle");
+    return call(() -> active().port(handle.node()).closeEvent(handle.eventId()));
   }
 
   /** The event behind {@code handle}, of this node or another: {@code Accelerator.openEvent}. */
@@ -197,10 +272,38 @@ public final class ClusterAccelerator implements Extension {
   }
 
   /**
+   * Like {@link #openEvent}, without blocking: for an event of another node, the stage completes
+   * once that node has confirmed the event exists.
+   */
+  public CompletionStage<Event> openEventAsync(EventHandle handle) {
+    Objects.requireNonNull(handle, "handle");
+    active();
+    if (handle.node().equals(self)) {
+      return call(() -> CompletableFuture.completedStage(accelerator.openEvent(handle)));
+    }
+    return call(
+        () -> {
+          RemoteEvent event = remoteEvent(handle);
+          return event.checkAsync(timeout).thenApply(ok -> (Event) event);
+        });
+  }
+
+  /** Live buffers, events and pins this node holds for the cluster, for tests. */
+  int liveResources() {
+    return local.liveResources();
+  }
+
+  /**
    * Opens an event of another node after asking it once (bounded by the control timeout) whether
    * the event exists, which also gives {@code query()} its first state.
    */
   private Event openRemote(EventHandle handle) {
+    RemoteEvent event = remoteEvent(handle);
+    event.check(timeout);
+    return event;
+  }
+
+  private RemoteEvent remoteEvent(EventHandle handle) {
     if (!isMember(handle.node())) {
       throw new IllegalArgumentException(
           "event handle from node "
@@ -209,9 +312,7 @@ public final class ClusterAccelerator implements Extension {
               + nodes.members().keySet()
               + ")");
     }
-    RemoteEvent event = new RemoteEvent(accelerator, handle, nodes.port(handle.node()));
-    event.check(timeout);
-    return event;
+    return new RemoteEvent(accelerator, handle, nodes.port(handle.node()), waits);
   }
 
   private boolean isMember(String node) {
@@ -224,6 +325,15 @@ public final class ClusterAccelerator implements Extension {
       }
     }
     return false;
+  }
+
+  /** The stage {@code body} returns, or a failed stage if it throws. */
+  private static <T> CompletionStage<T> call(Supplier<CompletionStage<T>> body) {
+    try {
+      return body.get();
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedStage(e);
+    }
   }
 
   private NodePort portOf(String node) {

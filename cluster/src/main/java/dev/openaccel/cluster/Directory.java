@@ -1,10 +1,13 @@
 package dev.openaccel.cluster;
 
+import java.time.Duration;
 import java.util.HashSet;
 import java.util.Set;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.cluster.ClusterEvent;
@@ -30,7 +33,18 @@ final class Directory {
   private record Downed(ClusterEvent.MemberDowned event)
       implements NoSerializationVerificationNeeded {}
 
-  static Behavior<Object> create(Nodes nodes, ActorRef<GatewayProtocol.Command> localGateway) {
+  private record Removed(ClusterEvent.MemberRemoved event)
+      implements NoSerializationVerificationNeeded {}
+
+  private record Retry(ActorRef<GatewayProtocol.Command> gateway)
+      implements NoSerializationVerificationNeeded {}
+
+  /**
+   * @param onRemoved called with a node that was removed from the cluster (it left, or was downed
+   *     and removed), to release what it held here
+   */
+  static Behavior<Object> create(
+      Nodes nodes, ActorRef<GatewayProtocol.Command> localGateway, Consumer<String> onRemoved) {
     return Behaviors.setup(
         context -> {
           ActorRef<Receptionist.Listing> adapter =
@@ -41,12 +55,33 @@ final class Directory {
           Cluster.get(context.getSystem())
               .subscriptions()
               .tell(Subscribe.create(downs, ClusterEvent.MemberDowned.class));
+          ActorRef<ClusterEvent.MemberRemoved> removals =
+              context.messageAdapter(ClusterEvent.MemberRemoved.class, Removed::new);
+          Cluster.get(context.getSystem())
+              .subscriptions()
+              .tell(Subscribe.create(removals, ClusterEvent.MemberRemoved.class));
           Set<ActorRef<GatewayProtocol.Command>> listed = new HashSet<>();
           return Behaviors.receive(Object.class)
               .onMessage(
                   Listed.class,
                   message -> {
-                    onListing(nodes, localGateway, listed, message.listing());
+                    onListing(context, nodes, localGateway, listed, message.listing());
+                    return Behaviors.same();
+                  })
+              .onMessage(
+                  Retry.class,
+                  message -> {
+                    if (listed.contains(message.gateway())) {
+                      describe(context, nodes, message.gateway());
+                    }
+                    return Behaviors.same();
+                  })
+              .onMessage(
+                  Removed.class,
+                  message -> {
+                    String node = message.event().member().address().toString();
+                    nodes.left(node);
+                    onRemoved.accept(node);
                     return Behaviors.same();
                   })
               .onMessage(
@@ -60,6 +95,7 @@ final class Directory {
   }
 
   private static void onListing(
+      ActorContext<Object> context,
       Nodes nodes,
       ActorRef<GatewayProtocol.Command> localGateway,
       Set<ActorRef<GatewayProtocol.Command>> listed,
@@ -69,18 +105,7 @@ final class Directory {
     now.remove(localGateway);
     for (ActorRef<GatewayProtocol.Command> gateway : now) {
       if (listed.add(gateway)) {
-        String node = gateway.path().address().toString();
-        nodes
-            .port(node, gateway)
-            .describe()
-            .whenComplete(
-                (devices, failure) -> {
-                  if (failure == null) {
-                    nodes.described(node, devices);
-                  } else {
-                    log.warn("node {} did not describe its devices: {}", node, failure.toString());
-                  }
-                });
+        describe(context, nodes, gateway);
       }
     }
     for (ActorRef<GatewayProtocol.Command> gateway : Set.copyOf(listed)) {
@@ -89,5 +114,33 @@ final class Directory {
         nodes.unlisted(gateway.path().address().toString());
       }
     }
+  }
+
+  /**
+   * Asks a newly listed node for its devices; a node that does not yet know this one as a member
+   * refuses, so a failure is retried after a second while the node is listed.
+   */
+  private static void describe(
+      ActorContext<Object> context, Nodes nodes, ActorRef<GatewayProtocol.Command> gateway) {
+    String node = gateway.path().address().toString();
+    ActorRef<Object> self = context.getSelf();
+    nodes
+        .port(node, gateway)
+        .describe()
+        .whenComplete(
+            (devices, failure) -> {
+              if (failure == null) {
+                nodes.described(node, devices);
+              } else {
+                log.info("node {} did not describe its devices yet: {}", node, failure.toString());
+                context
+                    .getSystem()
+                    .scheduler()
+                    .scheduleOnce(
+                        Duration.ofSeconds(1),
+                        () -> self.tell(new Retry(gateway)),
+                        context.getSystem().executionContext());
+              }
+            });
   }
 }

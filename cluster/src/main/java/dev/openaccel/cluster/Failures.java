@@ -1,7 +1,9 @@
 package dev.openaccel.cluster;
 
 import dev.openaccel.runtime.DeviceExecutionException;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
 
 /**
@@ -46,6 +48,25 @@ final class Failures {
       case "unsupported" -> new UnsupportedOperationException(message);
       default -> new DeviceExecutionException(message);
     };
+  }
+
+  /**
+   * {@code stage}, whose failure becomes a {@link DeviceExecutionException} whose message starts
+   * with {@code what} (e.g. "event 7 of node X"), so that a stream that waited on it names it.
+   */
+  static <T> CompletionStage<T> naming(CompletionStage<T> stage, String what) {
+    CompletableFuture<T> named = new CompletableFuture<>();
+    stage.whenComplete(
+        (value, failure) -> {
+          if (failure == null) {
+            named.complete(value);
+          } else {
+            Throwable inner = unwrap(failure);
+            named.completeExceptionally(
+                new DeviceExecutionException(what + ": " + inner.getMessage(), inner));
+          }
+        });
+    return named;
   }
 
   /** What everything waiting on {@code node} fails with once it has left the cluster. */

@@ -15,37 +15,40 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 
 /**
  * What this node offers the cluster: its streams, the buffers and interprocess events created
- * through the cluster API, and its kernel registry. Both the local short-cut ({@link LocalPort})
- * and the {@link NodeGateway} serving other nodes call it. Internal.
+ * through the cluster API ({@link Resources}), the pinned event records waits of other nodes
+ * captured ({@link Pins}), and its kernel registry. Both the local short-cut ({@link LocalPort})
+ * and the {@link NodeGateway} serving other nodes call it; {@code requester} is the node that asks.
+ * Internal.
  *
- * <p>Owns: the tables of buffers and events handed out by id, and one transfer stream per device
- * for copies other nodes drive. Thread-safe: every method only enqueues on streams or reads
- * concurrent maps.
+ * <p>Owns: one transfer stream per device, for copies other nodes drive. Thread-safe: every method
+ * only enqueues on streams or reads concurrent maps.
  */
 final class LocalNode {
   private final Accelerator accelerator;
   private final KernelRegistry kernels;
   private final String node;
   private final Function<String, NodePort> ports;
-  private final Map<Long, DeviceBuffer> buffers = new ConcurrentHashMap<>();
-  private final Map<Long, Event> events = new ConcurrentHashMap<>();
+  private final Inbox inbox;
+  private final Resources resources;
+  private final Pins pins = new Pins();
   private final Map<Device, Stream> transferStreams = new ConcurrentHashMap<>();
-  private final AtomicLong bufferIds = new AtomicLong();
 
   LocalNode(
       Accelerator accelerator,
       KernelRegistry kernels,
       String node,
-      Function<String, NodePort> ports) {
+      Function<String, NodePort> ports,
+      Inbox inbox) {
     this.accelerator = accelerator;
     this.kernels = kernels;
     this.node = node;
     this.ports = ports;
+    this.inbox = inbox;
+    this.resources = new Resources(node);
   }
 
   String node() {
@@ -92,73 +95,93 @@ final class LocalNode {
     stream.launch(name, context -> kernel.run(context, args), used);
   }
 
-  /** Records event {@code eventId}, or a new interprocess event if 0, and returns its handle. */
-  EventHandle record(Device device, long streamId, long eventId) {
+  /**
+   * Records event {@code eventId}, or a new interprocess event owned by {@code requester} if 0, and
+   * returns its handle.
+   */
+  EventHandle record(String requester, Device device, long streamId, long eventId) {
     Stream stream = stream(device, streamId);
     if (eventId == 0) {
       Event event =
           accelerator.newEvent(device.type(), EventOptions.defaults().withInterprocess(true));
       event.record(stream);
-      events.put(event.id(), event);
+      resources.addEvent(requester, event);
       return event.handle();
     }
-    Event event = events.get(eventId);
-    if (event == null) {
-      throw new IllegalArgumentException(
-          "no interprocess event " + eventId + " was created through the cluster on node " + node);
-    }
+    Event event = resources.event(eventId);
     event.record(stream);
     return event.handle();
   }
 
   /**
-   * Makes the stream wait for the event behind {@code handle}. An event of another node is opened
-   * without the round trip {@code openEvent} makes to check it exists: a gateway must not block,
-   * and an unknown event fails the wait instead.
+   * Fixes the record of this node's event behind {@code handle} that is current now, as pin {@code
+   * pinId} of {@code requester}, for node {@code awaiter} to wait on.
+   *
+   * @throws IllegalArgumentException if the event is unknown here (the pin then fails its wait)
    */
-  void waitEvent(Device device, long streamId, EventHandle handle) {
-    Stream stream = stream(device, streamId);
+  void pin(String requester, EventHandle handle, long pinId, String awaiter) {
+    Pins.Key key = new Pins.Key(requester, pinId);
     try {
-      Event event =
-          handle.node().equals(node)
-              ? accelerator.openEvent(handle)
-              : new RemoteEvent(accelerator, handle, ports.apply(handle.node()));
-      event.block(stream);
-    } catch (RuntimeException misuse) {
-      failOn(stream, "wait for event " + handle.eventId(), misuse);
+      pins.pin(key, awaiter, openLocal(handle).completion());
+    } catch (RuntimeException e) {
+      pins.refuse(key, awaiter, e);
+      throw e;
     }
   }
 
-  /** Closes an interprocess event created through the cluster here; unknown ids are ignored. */
-  void closeEvent(long eventId) {
-    Event event = events.remove(eventId);
-    if (event != null) {
-      event.close();
+  /** Completes when the record pinned as {@code (pinner, pinId)} completes. */
+  CompletionStage<Void> awaitPin(String pinner, long pinId) {
+    return pins.await(new Pins.Key(pinner, pinId));
+  }
+
+  /**
+   * Makes the stream wait for the record of the event behind {@code handle} pinned as {@code
+   * (pinner, pinId)} at the event's node; a failure of that record, or a node that is not a member,
+   * fails the wait with a message naming the event and its node.
+   */
+  void waitEvent(Device device, long streamId, EventHandle handle, String pinner, long pinId) {
+    Stream stream = stream(device, streamId);
+    String event = "event " + handle.eventId() + " of node " + handle.node();
+    try {
+      CompletionStage<Void> pinned = ports.apply(handle.node()).awaitPin(pinner, pinId);
+      blockOn(stream, Failures.naming(pinned, event));
+    } catch (RuntimeException misuse) {
+      failOn(stream, "wait for " + event, misuse);
     }
+  }
+
+  void closeEvent(String requester, long eventId) {
+    resources.closeEvent(requester, eventId);
   }
 
   CompletionStage<Void> synchronize(Device device, long streamId) {
     return stream(device, streamId).synchronizeAsync();
   }
 
-  long allocate(Device device, long bytes) {
+  long allocate(String requester, Device device, long bytes) {
     DeviceBuffer buffer =
         AcceleratorCore.get(accelerator.system())
             .router(device.type())
             .allocate(accelerator.defaultStream(device), bytes);
-    long id = bufferIds.incrementAndGet();
-    buffers.put(id, buffer);
-    return id;
+    return resources.addBuffer(requester, buffer);
   }
 
-  void free(long bufferId) {
-    DeviceBuffer buffer = buffers.remove(bufferId);
-    if (buffer != null) {
-      buffer.close();
-    }
+  void free(String requester, long bufferId) {
+    resources.freeBuffer(requester, bufferId);
   }
 
-  void write(Device device, long streamId, long bufferId, int offset, byte[] bytes) {
+  /** Releases what {@code left}, a node that left the cluster, owned or pinned here. */
+  int release(String left) {
+    pins.release(left);
+    return resources.release(left);
+  }
+
+  /** Live buffers, events and pins, for tests and diagnostics. */
+  int liveResources() {
+    return resources.size() + pins.size();
+  }
+
+  void write(Device device, long streamId, long bufferId, byte[] bytes) {
     Stream stream = stream(device, streamId);
     DeviceBuffer buffer;
     try {
@@ -167,7 +190,23 @@ final class LocalNode {
       failOn(stream, "write", misuse);
       return;
     }
-    writeOn(stream, buffer, offset, bytes);
+    stream.launch("write", context -> context.buffer(0).put(0, bytes), buffer);
+  }
+
+  /**
+   * Writes, in stream order, the bytes of bulk transfer {@code transferId} of node {@code from}.
+   */
+  void writeFrom(
+      String from, Device device, long streamId, long bufferId, long transferId, int length) {
+    Stream stream = stream(device, streamId);
+    DeviceBuffer buffer;
+    try {
+      buffer = buffer(bufferId, stream);
+    } catch (RuntimeException misuse) {
+      failOn(stream, "write", misuse);
+      return;
+    }
+    copyIn(stream, buffer, from, transferId, length);
   }
 
   CompletionStage<byte[]> read(
@@ -178,18 +217,27 @@ final class LocalNode {
 
   /** Reads on the buffer's transfer stream: ordered only by the events the requester waited on. */
   CompletionStage<byte[]> fetch(long bufferId, int offset, int length) {
-    DeviceBuffer buffer = known(bufferId);
+    DeviceBuffer buffer = resources.buffer(bufferId);
     Stream stream = transferStream(buffer.device());
     buffer.recordStream(stream);
     return readOn(stream, buffer, offset, length);
   }
 
-  /** Writes on the buffer's transfer stream; the stage completes when the bytes are in. */
-  CompletionStage<Void> store(long bufferId, int offset, byte[] bytes) {
-    DeviceBuffer buffer = known(bufferId);
+  /** Writes bulk transfer {@code transferId} of {@code from} on the buffer's transfer stream. */
+  CompletionStage<Void> storeFrom(String from, long bufferId, long transferId, int length) {
+    DeviceBuffer buffer = resources.buffer(bufferId);
     Stream stream = transferStream(buffer.device());
     buffer.recordStream(stream);
-    writeOn(stream, buffer, offset, bytes);
+    copyIn(stream, buffer, from, transferId, length);
+    return whenReached(stream, null);
+  }
+
+  /** Writes {@code bytes}, when they come, into the buffer on its transfer stream. */
+  CompletionStage<Void> storeLocal(long bufferId, CompletableFuture<byte[]> bytes) {
+    DeviceBuffer buffer = resources.buffer(bufferId);
+    Stream stream = transferStream(buffer.device());
+    buffer.recordStream(stream);
+    copyIn(stream, buffer, 0, bytes);
     return whenReached(stream, null);
   }
 
@@ -209,7 +257,7 @@ final class LocalNode {
 
   /** The buffer {@code bufferId}, marked as used on {@code stream}. */
   DeviceBuffer buffer(long bufferId, Stream stream) {
-    DeviceBuffer buffer = known(bufferId);
+    DeviceBuffer buffer = resources.buffer(bufferId);
     if (!buffer.device().equals(stream.device())) {
       throw new IllegalArgumentException(
           "buffer "
@@ -223,8 +271,33 @@ final class LocalNode {
     return buffer;
   }
 
-  void writeOn(Stream stream, DeviceBuffer buffer, int offset, byte[] bytes) {
-    stream.launch("write", context -> context.buffer(0).put(offset, bytes), buffer);
+  /**
+   * Writes the chunks of a bulk transfer into {@code buffer} in stream order: the stream waits for
+   * each chunk, then puts it. A lost chunk fails the wait, so the stream's next sync reports it.
+   */
+  void copyIn(Stream stream, DeviceBuffer buffer, String from, long transferId, long length) {
+    for (long offset = 0; offset < length; offset += NodeCopy.CHUNK) {
+      CompletableFuture<byte[]> chunk = inbox.expect(new Inbox.Key(from, transferId, offset), true);
+      copyIn(stream, buffer, offset, chunk);
+    }
+  }
+
+  /** The stream waits for {@code chunk}, then puts it at {@code offset} of {@code buffer}. */
+  void copyIn(Stream stream, DeviceBuffer buffer, long offset, CompletableFuture<byte[]> chunk) {
+    blockOn(stream, chunk);
+    stream.launch(
+        "copy-in",
+        context -> {
+          // A failed chunk already failed the wait above, which reports it downstream.
+          if (!chunk.isCompletedExceptionally()) {
+            context.buffer(0).put((int) offset, chunk.join());
+          }
+        },
+        buffer);
+  }
+
+  void blockOn(Stream stream, CompletionStage<?> signal) {
+    AcceleratorCore.get(accelerator.system()).router(stream.deviceType()).blockOn(stream, signal);
   }
 
   CompletionStage<byte[]> readOn(Stream stream, DeviceBuffer buffer, int offset, int length) {
@@ -253,15 +326,6 @@ final class LocalNode {
               }
             });
     return result;
-  }
-
-  private DeviceBuffer known(long bufferId) {
-    DeviceBuffer buffer = buffers.get(bufferId);
-    if (buffer == null) {
-      throw new IllegalStateException(
-          "buffer " + bufferId + " of node " + node + " is unknown or was freed");
-    }
-    return buffer;
   }
 
   private DeviceBuffer[] buffers(List<Long> ids, Stream stream) {

@@ -41,12 +41,27 @@ final class LocalPort implements NodePort {
 
   @Override
   public CompletionStage<EventHandle> record(Device device, long streamId, long eventId) {
-    return call(() -> local.record(device, streamId, eventId));
+    return call(() -> local.record(local.node(), device, streamId, eventId));
   }
 
   @Override
-  public void waitEvent(Device device, long streamId, EventHandle handle) {
-    local.waitEvent(device, streamId, handle);
+  public CompletionStage<Void> pin(EventHandle handle, long pinId, String awaiter) {
+    return call(
+        () -> {
+          local.pin(local.node(), handle, pinId, awaiter);
+          return null;
+        });
+  }
+
+  @Override
+  public CompletionStage<Void> awaitPin(String pinner, long pinId) {
+    return local.awaitPin(pinner, pinId);
+  }
+
+  @Override
+  public void waitEvent(
+      Device device, long streamId, EventHandle handle, String pinner, long pinId) {
+    local.waitEvent(device, streamId, handle, pinner, pinId);
   }
 
   @Override
@@ -55,23 +70,31 @@ final class LocalPort implements NodePort {
   }
 
   @Override
-  public void closeEvent(long eventId) {
-    local.closeEvent(eventId);
+  public CompletionStage<Void> closeEvent(long eventId) {
+    return call(
+        () -> {
+          local.closeEvent(local.node(), eventId);
+          return null;
+        });
   }
 
   @Override
   public CompletionStage<Long> allocate(Device device, long bytes) {
-    return call(() -> local.allocate(device, bytes));
+    return call(() -> local.allocate(local.node(), device, bytes));
   }
 
   @Override
-  public void free(long bufferId) {
-    local.free(bufferId);
+  public CompletionStage<Void> free(long bufferId) {
+    return call(
+        () -> {
+          local.free(local.node(), bufferId);
+          return null;
+        });
   }
 
   @Override
-  public void write(Device device, long streamId, long bufferId, int offset, byte[] bytes) {
-    local.write(device, streamId, bufferId, offset, bytes);
+  public void write(Device device, long streamId, long bufferId, byte[] bytes) {
+    local.write(device, streamId, bufferId, bytes);
   }
 
   @Override
@@ -90,9 +113,14 @@ final class LocalPort implements NodePort {
     return compose(() -> local.fetch(bufferId, offset, length));
   }
 
+  /** Unused by copies (a push stores on another node); writes on the owner's transfer stream. */
   @Override
-  public CompletionStage<Void> store(long bufferId, int offset, byte[] bytes) {
-    return compose(() -> local.store(bufferId, offset, bytes));
+  public CompletionStage<Void> store(long bufferId, byte[] bytes) {
+    return compose(
+        () -> {
+          CompletableFuture<byte[]> all = CompletableFuture.completedFuture(bytes);
+          return local.storeLocal(bufferId, all);
+        });
   }
 
   @Override

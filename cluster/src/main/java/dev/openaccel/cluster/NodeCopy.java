@@ -2,7 +2,6 @@ package dev.openaccel.cluster;
 
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -16,12 +15,16 @@ import java.util.function.Function;
  * <p>Like a peer copy on one CUDA stream, the copy is ordered on that stream only and is complete,
  * for what the stream records next, when the bytes are in the destination. The other node serves
  * its side on a transfer stream of its own; order it against its other work with events. Bytes
- * cross the wire in chunks of {@link #CHUNK} bytes, well below Artery's default maximum frame size;
- * all chunks are requested at once.
+ * cross the wire on the bulk lane ({@link Bulk}) in chunks of {@link #CHUNK} bytes, well below
+ * Artery's default maximum frame size for large messages. A pull keeps at most {@link #PULL_AHEAD}
+ * chunk requests outstanding, so the owner reads only what is about to be sent.
  */
 final class NodeCopy {
   /** Bytes per message. */
-  static final int CHUNK = 128 * 1024;
+  static final int CHUNK = 256 * 1024;
+
+  /** Chunk requests one pull keeps outstanding. */
+  static final int PULL_AHEAD = 8;
 
   private final LocalNode local;
   private final Function<String, NodePort> ports;
@@ -63,7 +66,7 @@ final class NodeCopy {
     }
   }
 
-  /** Reads the chunks in stream order, ships them, and holds the stream until all are stored. */
+  /** Reads the buffer in stream order, ships it, and holds the stream until it is stored. */
   private void push(DeviceBuffer source, RemoteBuffer dst) {
     NodePort target = ports.apply(dst.node());
     CompletableFuture<Void> stored = new CompletableFuture<>();
@@ -71,57 +74,59 @@ final class NodeCopy {
         "copy-out",
         context -> {
           try {
-            List<CompletableFuture<Void>> acks = new ArrayList<>();
-            for (int offset = 0; offset < dst.size(); offset += CHUNK) {
-              byte[] bytes = new byte[chunk(offset, dst.size())];
-              context.buffer(0).get(offset, bytes);
-              acks.add(target.store(dst.bufferId(), offset, bytes).toCompletableFuture());
-            }
-            relay(CompletableFuture.allOf(acks.toArray(CompletableFuture[]::new)), stored);
+            byte[] bytes = new byte[(int) dst.size()];
+            context.buffer(0).get(0, bytes);
+            relay(target.store(dst.bufferId(), bytes), stored);
           } catch (RuntimeException failure) {
             stored.completeExceptionally(failure);
             throw failure;
           }
         },
         source);
-    blockOn(stored);
+    local.blockOn(stream, Failures.naming(stored, "copy to " + dst));
   }
 
-  /** Requests all chunks when the stream gets here, waits for them, and writes them in. */
+  /**
+   * Requests the chunks when the stream gets here, {@link #PULL_AHEAD} at a time, and writes each
+   * in as it comes. A failed request fails the chunks not yet requested with it.
+   */
   private void pull(RemoteBuffer src, DeviceBuffer target) {
     NodePort source = ports.apply(src.node());
     List<CompletableFuture<byte[]>> chunks = new ArrayList<>();
-    for (int offset = 0; offset < src.size(); offset += CHUNK) {
+    for (long offset = 0; offset < src.size(); offset += CHUNK) {
       chunks.add(new CompletableFuture<>());
     }
     stream.launch(
         "copy-fetch",
         () -> {
-          for (int i = 0; i < chunks.size(); i++) {
-            int offset = i * CHUNK;
-            relay(source.fetch(src.bufferId(), offset, chunk(offset, src.size())), chunks.get(i));
+          for (int i = 0; i < Math.min(PULL_AHEAD, chunks.size()); i++) {
+            request(source, src, chunks, i);
           }
         });
     for (int i = 0; i < chunks.size(); i++) {
-      CompletableFuture<byte[]> fetched = chunks.get(i);
-      int offset = i * CHUNK;
-      blockOn(fetched);
-      stream.launch(
-          "copy-in",
-          context -> {
-            // A failed fetch already failed the wait above, which reports it downstream.
-            if (!fetched.isCompletedExceptionally()) {
-              context.buffer(0).put(offset, fetched.join());
-            }
-          },
-          target);
+      local.copyIn(stream, target, (long) i * CHUNK, chunks.get(i));
     }
   }
 
-  private void blockOn(CompletionStage<?> signal) {
-    AcceleratorCore.get(local.accelerator().system())
-        .router(stream.deviceType())
-        .blockOn(stream, signal);
+  private static void request(
+      NodePort source, RemoteBuffer src, List<CompletableFuture<byte[]>> chunks, int i) {
+    int offset = i * CHUNK;
+    CompletableFuture<byte[]> chunk = chunks.get(i);
+    relay(source.fetch(src.bufferId(), offset, chunk(offset, src.size())), chunk);
+    chunk.whenComplete(
+        (bytes, failure) -> {
+          int next = i + PULL_AHEAD;
+          if (next >= chunks.size()) {
+            return;
+          }
+          if (failure == null) {
+            request(source, src, chunks, next);
+          } else {
+            for (int j = next; j < chunks.size(); j += PULL_AHEAD) {
+              chunks.get(j).completeExceptionally(failure);
+            }
+          }
+        });
   }
 
   private static int chunk(int offset, long size) {

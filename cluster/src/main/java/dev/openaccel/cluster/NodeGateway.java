@@ -13,14 +13,20 @@ import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.javadsl.Receive;
+import org.apache.pekko.actor.typed.javadsl.ReceiveBuilder;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
 import org.apache.pekko.actor.typed.receptionist.ServiceKey;
 
 /**
- * Serves this node's devices to the other nodes: one per node, registered with the Receptionist
- * under {@link #KEY}. It turns each {@link GatewayProtocol} request into a call on {@link
- * LocalNode}, in arrival order (which is the requester's order, see {@link NodeLink}), and answers
- * requests when their stage completes. It never blocks. Internal.
+ * Serves this node's devices to the other members of the cluster: one per node, registered with the
+ * Receptionist under {@link #KEY}. It turns each {@link GatewayProtocol} request into a call on
+ * {@link LocalNode}, in arrival order (which is the requester's order, see {@link NodeLink}), and
+ * answers requests when their stage completes. It never blocks. Internal.
+ *
+ * <p>Access: a command is served only if the node it comes from (the address of its {@code
+ * replyTo}) is a member of the cluster ({@link Membership}); otherwise a request is answered with a
+ * refusal and other commands are dropped with a warning. That address is the requester's own claim:
+ * on an untrusted network, run Artery over TLS with mutual authentication.
  *
  * <p>Owns nothing but its registration; the state lives in {@link LocalNode}.
  */
@@ -33,141 +39,225 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
   /** The gateway's name under {@code /system}, for addressing it on a known node directly. */
   static final String NAME = "openaccel-gateway";
 
-  static Behavior<GatewayProtocol.Command> create(LocalNode local) {
+  static Behavior<GatewayProtocol.Command> create(LocalNode local, Bulk bulk, Membership members) {
     return Behaviors.<GatewayProtocol.Command>supervise(
-            Behaviors.setup(context -> new NodeGateway(context, local)))
+            Behaviors.setup(context -> new NodeGateway(context, local, bulk, members)))
         .onFailure(RuntimeException.class, SupervisorStrategy.resume());
   }
 
   private final LocalNode local;
+  private final Bulk bulk;
+  private final Membership members;
 
-  private NodeGateway(ActorContext<GatewayProtocol.Command> context, LocalNode local) {
+  private NodeGateway(
+      ActorContext<GatewayProtocol.Command> context,
+      LocalNode local,
+      Bulk bulk,
+      Membership members) {
     super(context);
     this.local = local;
+    this.bulk = bulk;
+    this.members = members;
     context.getSystem().receptionist().tell(Receptionist.register(KEY, context.getSelf().narrow()));
+  }
+
+  @FunctionalInterface
+  private interface Handler<T> {
+    void handle(T message, String from);
   }
 
   @Override
   public Receive<GatewayProtocol.Command> createReceive() {
-    return newReceiveBuilder()
-        .onMessage(GatewayProtocol.Describe.class, this::onDescribe)
-        .onMessage(GatewayProtocol.NewStream.class, this::onNewStream)
-        .onMessage(GatewayProtocol.Launch.class, this::onLaunch)
-        .onMessage(GatewayProtocol.Record.class, this::onRecord)
-        .onMessage(GatewayProtocol.Wait.class, this::onWait)
-        .onMessage(GatewayProtocol.CloseEvent.class, this::onCloseEvent)
-        .onMessage(GatewayProtocol.Synchronize.class, this::onSynchronize)
-        .onMessage(GatewayProtocol.Allocate.class, this::onAllocate)
-        .onMessage(GatewayProtocol.Free.class, this::onFree)
-        .onMessage(GatewayProtocol.Write.class, this::onWrite)
-        .onMessage(GatewayProtocol.Read.class, this::onRead)
-        .onMessage(GatewayProtocol.Copy.class, this::onCopy)
-        .onMessage(GatewayProtocol.Fetch.class, this::onFetch)
-        .onMessage(GatewayProtocol.Store.class, this::onStore)
-        .onMessage(GatewayProtocol.Latest.class, this::onLatest)
-        .build();
+    ReceiveBuilder<GatewayProtocol.Command> builder = newReceiveBuilder();
+    on(builder, GatewayProtocol.Describe.class, this::onDescribe);
+    on(builder, GatewayProtocol.NewStream.class, this::onNewStream);
+    on(builder, GatewayProtocol.Launch.class, this::onLaunch);
+    on(builder, GatewayProtocol.Record.class, this::onRecord);
+    on(builder, GatewayProtocol.Pin.class, this::onPin);
+    on(builder, GatewayProtocol.AwaitPin.class, this::onAwaitPin);
+    on(builder, GatewayProtocol.Wait.class, this::onWait);
+    on(builder, GatewayProtocol.CloseEvent.class, this::onCloseEvent);
+    on(builder, GatewayProtocol.Synchronize.class, this::onSynchronize);
+    on(builder, GatewayProtocol.Allocate.class, this::onAllocate);
+    on(builder, GatewayProtocol.Free.class, this::onFree);
+    on(builder, GatewayProtocol.Write.class, this::onWrite);
+    on(builder, GatewayProtocol.Read.class, this::onRead);
+    on(builder, GatewayProtocol.Copy.class, this::onCopy);
+    on(builder, GatewayProtocol.Fetch.class, this::onFetch);
+    on(builder, GatewayProtocol.Store.class, this::onStore);
+    on(builder, GatewayProtocol.Latest.class, this::onLatest);
+    on(builder, GatewayProtocol.Fence.class, (m, from) -> done(m.requestId(), m.replyTo()));
+    return builder.build();
   }
 
-  private Behavior<GatewayProtocol.Command> onDescribe(GatewayProtocol.Describe m) {
+  /** Registers {@code handler} for {@code type}, behind the membership check. */
+  private <T extends GatewayProtocol.Command> void on(
+      ReceiveBuilder<GatewayProtocol.Command> builder, Class<T> type, Handler<T> handler) {
+    builder.onMessage(
+        type,
+        message -> {
+          String from = message.replyTo().path().address().toString();
+          if (members.admits(from)) {
+            handler.handle(message, from);
+          } else {
+            refuse(message, from);
+          }
+          return this;
+        });
+  }
+
+  private void refuse(GatewayProtocol.Command message, String from) {
+    IllegalStateException refusal = members.refusal(from, message.getClass().getSimpleName());
+    getContext().getLog().warn(refusal.getMessage());
+    if (message instanceof GatewayProtocol.Request request) {
+      message.replyTo().tell(Failures.reply(request.requestId(), refusal));
+    }
+  }
+
+  private void onDescribe(GatewayProtocol.Describe m, String from) {
     answer(
         m.requestId(),
         m.replyTo(),
         () -> new GatewayProtocol.Described(m.requestId(), local.node(), local.devices()));
-    return this;
   }
 
-  private Behavior<GatewayProtocol.Command> onNewStream(GatewayProtocol.NewStream m) {
+  private void onNewStream(GatewayProtocol.NewStream m, String from) {
     answer(
         m.requestId(),
         m.replyTo(),
         () ->
             new GatewayProtocol.StreamCreated(
                 m.requestId(), local.newStream(m.device(), m.priority())));
-    return this;
   }
 
-  private Behavior<GatewayProtocol.Command> onLaunch(GatewayProtocol.Launch m) {
+  private void onLaunch(GatewayProtocol.Launch m, String from) {
     local.launch(m.device(), m.streamId(), m.kernel(), m.args(), m.buffers());
-    return this;
   }
 
-  private Behavior<GatewayProtocol.Command> onRecord(GatewayProtocol.Record m) {
+  private void onRecord(GatewayProtocol.Record m, String from) {
     answer(
         m.requestId(),
         m.replyTo(),
         () ->
             new GatewayProtocol.Recorded(
-                m.requestId(), local.record(m.device(), m.streamId(), m.eventId())));
-    return this;
+                m.requestId(), local.record(from, m.device(), m.streamId(), m.eventId())));
   }
 
-  private Behavior<GatewayProtocol.Command> onWait(GatewayProtocol.Wait m) {
-    local.waitEvent(m.device(), m.streamId(), m.handle());
-    return this;
+  private void onPin(GatewayProtocol.Pin m, String from) {
+    answer(
+        m.requestId(),
+        m.replyTo(),
+        () -> {
+          local.pin(from, m.handle(), m.pinId(), m.awaiter());
+          return new GatewayProtocol.Done(m.requestId());
+        });
   }
 
-  private Behavior<GatewayProtocol.Command> onCloseEvent(GatewayProtocol.CloseEvent m) {
-    local.closeEvent(m.eventId());
-    return this;
+  private void onAwaitPin(GatewayProtocol.AwaitPin m, String from) {
+    answerLater(
+        m.requestId(),
+        m.replyTo(),
+        () -> local.awaitPin(m.pinner(), m.pinId()),
+        ok -> new GatewayProtocol.Done(m.requestId()));
   }
 
-  private Behavior<GatewayProtocol.Command> onSynchronize(GatewayProtocol.Synchronize m) {
+  private void onWait(GatewayProtocol.Wait m, String from) {
+    local.waitEvent(m.device(), m.streamId(), m.handle(), m.pinner(), m.pinId());
+  }
+
+  private void onCloseEvent(GatewayProtocol.CloseEvent m, String from) {
+    answer(
+        m.requestId(),
+        m.replyTo(),
+        () -> {
+          local.closeEvent(from, m.eventId());
+          return new GatewayProtocol.Done(m.requestId());
+        });
+  }
+
+  private void onSynchronize(GatewayProtocol.Synchronize m, String from) {
     answerLater(
         m.requestId(),
         m.replyTo(),
         () -> local.synchronize(m.device(), m.streamId()),
         ok -> new GatewayProtocol.Done(m.requestId()));
-    return this;
   }
 
-  private Behavior<GatewayProtocol.Command> onAllocate(GatewayProtocol.Allocate m) {
+  private void onAllocate(GatewayProtocol.Allocate m, String from) {
     answer(
         m.requestId(),
         m.replyTo(),
-        () -> new GatewayProtocol.Allocated(m.requestId(), local.allocate(m.device(), m.bytes())));
-    return this;
+        () ->
+            new GatewayProtocol.Allocated(
+                m.requestId(), local.allocate(from, m.device(), m.bytes())));
   }
 
-  private Behavior<GatewayProtocol.Command> onFree(GatewayProtocol.Free m) {
-    local.free(m.bufferId());
-    return this;
-  }
-
-  private Behavior<GatewayProtocol.Command> onWrite(GatewayProtocol.Write m) {
-    local.write(m.device(), m.streamId(), m.bufferId(), m.offset(), m.bytes());
-    return this;
-  }
-
-  private Behavior<GatewayProtocol.Command> onRead(GatewayProtocol.Read m) {
-    answerLater(
+  private void onFree(GatewayProtocol.Free m, String from) {
+    answer(
         m.requestId(),
         m.replyTo(),
-        () -> local.read(m.device(), m.streamId(), m.bufferId(), m.offset(), m.length()),
-        bytes -> new GatewayProtocol.Bytes(m.requestId(), bytes));
-    return this;
+        () -> {
+          local.free(from, m.bufferId());
+          return new GatewayProtocol.Done(m.requestId());
+        });
   }
 
-  private Behavior<GatewayProtocol.Command> onCopy(GatewayProtocol.Copy m) {
+  private void onWrite(GatewayProtocol.Write m, String from) {
+    local.writeFrom(from, m.device(), m.streamId(), m.bufferId(), m.transferId(), m.length());
+  }
+
+  private void onRead(GatewayProtocol.Read m, String from) {
+    sendBytes(
+        m.requestId(),
+        m.replyTo(),
+        from,
+        m.transferId(),
+        m.offset(),
+        () -> local.read(m.device(), m.streamId(), m.bufferId(), m.offset(), m.length()));
+  }
+
+  private void onCopy(GatewayProtocol.Copy m, String from) {
     local.copy(m.device(), m.streamId(), m.src(), m.dst());
-    return this;
   }
 
-  private Behavior<GatewayProtocol.Command> onFetch(GatewayProtocol.Fetch m) {
+  private void onFetch(GatewayProtocol.Fetch m, String from) {
+    sendBytes(
+        m.requestId(),
+        m.replyTo(),
+        from,
+        m.transferId(),
+        m.offset(),
+        () -> local.fetch(m.bufferId(), m.offset(), m.length()));
+  }
+
+  private void onStore(GatewayProtocol.Store m, String from) {
     answerLater(
         m.requestId(),
         m.replyTo(),
-        () -> local.fetch(m.bufferId(), m.offset(), m.length()),
-        bytes -> new GatewayProtocol.Bytes(m.requestId(), bytes));
-    return this;
-  }
-
-  private Behavior<GatewayProtocol.Command> onStore(GatewayProtocol.Store m) {
-    answerLater(
-        m.requestId(),
-        m.replyTo(),
-        () -> local.store(m.bufferId(), m.offset(), m.bytes()),
+        () -> local.storeFrom(from, m.bufferId(), m.transferId(), m.length()),
         ok -> new GatewayProtocol.Done(m.requestId()));
-    return this;
+  }
+
+  /** Sends the bytes on the bulk lane, then answers on this one that they are on their way. */
+  private void sendBytes(
+      long requestId,
+      ActorRef<Reply> replyTo,
+      String to,
+      long transferId,
+      long offset,
+      Supplier<CompletionStage<byte[]>> read) {
+    answerLater(
+        requestId,
+        replyTo,
+        read,
+        bytes -> {
+          bulk.send(to, transferId, offset, bytes);
+          return new GatewayProtocol.Done(requestId);
+        });
+  }
+
+  private static void done(long requestId, ActorRef<Reply> replyTo) {
+    replyTo.tell(new GatewayProtocol.Done(requestId));
   }
 
   /**
@@ -175,7 +265,7 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
    * had received from us, so a record we made before telling it anything is already the latest or
    * older than it. With {@code await}, a one-shot relay subscribes and answers on completion.
    */
-  private Behavior<GatewayProtocol.Command> onLatest(GatewayProtocol.Latest m) {
+  private void onLatest(GatewayProtocol.Latest m, String from) {
     Event view;
     try {
       view = local.openLocal(m.handle());
@@ -184,14 +274,13 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
             .tell(
                 new GatewayProtocol.EventState(
                     m.requestId(), m.handle().eventId(), 0, view.query(), 0, null));
-        return this;
+        return;
       }
     } catch (RuntimeException e) {
       m.replyTo().tell(Failures.reply(m.requestId(), e));
-      return this;
+      return;
     }
     view.subscribe(getContext().spawnAnonymous(relay(m.requestId(), m.replyTo())));
-    return this;
   }
 
   /** Forwards the one signal of a subscription as an answer, then stops. */

@@ -1,8 +1,11 @@
 package dev.openaccel.cluster;
 
 import dev.openaccel.runtime.DeviceExecutionException;
+import java.util.ArrayDeque;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
@@ -23,10 +26,16 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * keeps the order of messages between one sender and one receiver, so the gateway handles them in
  * that order too. That is what keeps the commands for one remote stream in order.
  *
- * <p>Owns: the pending requests (id to future) and whether the node is gone. It watches the
- * gateway: when the node leaves the cluster or is downed (or the gateway stops), every pending
- * request fails with a {@link dev.openaccel.runtime.DeviceExecutionException} naming the node, and
- * later requests fail at once. It stays alive in that state, so late callers never hang.
+ * <p>Flow control: Artery drops messages when its send queue overflows, so this link never has more
+ * than {@link #FENCE_EVERY} times {@link #FENCES} commands unconfirmed. After every {@link
+ * #FENCE_EVERY} commands it sends a {@link GatewayProtocol.Fence}, answered by the gateway as it
+ * reaches it; while {@link #FENCES} fences are unanswered, further commands wait here, in order.
+ *
+ * <p>Owns: the pending requests (id to future), the commands held back by flow control, the fence
+ * count and whether the node is gone. It watches the gateway: when the node leaves the cluster or
+ * is downed (or the gateway stops), every pending request fails with a {@link
+ * dev.openaccel.runtime.DeviceExecutionException} naming the node, and later requests fail at once.
+ * It stays alive in that state, so late callers never hang.
  */
 final class NodeLink extends AbstractBehavior<NodeLink.Command> {
 
@@ -41,13 +50,19 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
   /** Sends a request; {@code reply} completes with the answer, or fails if the node is gone. */
   record Ask(Request request, CompletableFuture<GatewayProtocol.Reply> reply) implements Command {}
 
-  /** Sends a command that has no answer. */
-  record Tell(GatewayProtocol.Command command) implements Command {}
+  /** Sends a command that has no answer (the request id it is given is unused). */
+  record Tell(Request command) implements Command {}
 
   /** The node is gone for a reason learned elsewhere (it was downed): fail everything now. */
   record Gone(String why) implements Command {}
 
   private record Replied(GatewayProtocol.Reply reply) implements Command {}
+
+  /** Commands between two fences. */
+  static final int FENCE_EVERY = 256;
+
+  /** Fences that may be unanswered at once. */
+  static final int FENCES = 4;
 
   static Behavior<Command> create(
       String node, ActorRef<GatewayProtocol.Command> gateway, Consumer<String> onLeft) {
@@ -59,7 +74,11 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
   private final Consumer<String> onLeft;
   private final ActorRef<GatewayProtocol.Reply> replies;
   private final Map<Long, CompletableFuture<GatewayProtocol.Reply>> pending = new HashMap<>();
+  private final ArrayDeque<Command> held = new ArrayDeque<>();
+  private final Set<Long> fences = new HashSet<>();
   private long nextId;
+  private int sinceFence;
+  private int fencesOut;
   private String gone;
 
   private NodeLink(
@@ -92,25 +111,52 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
   private Behavior<Command> onAsk(Ask ask) {
     if (gone != null) {
       ask.reply().completeExceptionally(Failures.nodeLeft(node, gone));
-      return this;
+    } else if (fencesOut >= FENCES) {
+      held.add(ask);
+    } else {
+      long id = ++nextId;
+      pending.put(id, ask.reply());
+      send(ask.request().build(id, replies));
     }
-    long id = ++nextId;
-    pending.put(id, ask.reply());
-    gateway.tell(ask.request().build(id, replies));
     return this;
   }
 
   private Behavior<Command> onTell(Tell tell) {
-    if (gone == null) {
-      gateway.tell(tell.command());
+    if (gone == null && fencesOut >= FENCES) {
+      held.add(tell);
+    } else if (gone == null) {
+      send(tell.command().build(0, replies));
     }
     return this;
   }
 
+  private void send(GatewayProtocol.Command command) {
+    gateway.tell(command);
+    if (++sinceFence >= FENCE_EVERY) {
+      sinceFence = 0;
+      fencesOut++;
+      long id = ++nextId;
+      fences.add(id);
+      gateway.tell(new GatewayProtocol.Fence(id, replies));
+    }
+  }
+
   private Behavior<Command> onReplied(Replied replied) {
-    CompletableFuture<GatewayProtocol.Reply> waiting = pending.remove(replied.reply().requestId());
+    long id = replied.reply().requestId();
+    CompletableFuture<GatewayProtocol.Reply> waiting = pending.remove(id);
     if (waiting != null) {
       waiting.complete(replied.reply());
+    }
+    if (fences.remove(id)) {
+      fencesOut--;
+      while (!held.isEmpty() && fencesOut < FENCES) {
+        Command next = held.poll();
+        if (next instanceof Ask ask) {
+          onAsk(ask);
+        } else {
+          onTell((Tell) next);
+        }
+      }
     }
     return this;
   }
@@ -141,5 +187,11 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
   private void failAll(RuntimeException failure) {
     pending.values().forEach(waiting -> waiting.completeExceptionally(failure));
     pending.clear();
+    for (Command command : held) {
+      if (command instanceof Ask ask) {
+        ask.reply().completeExceptionally(failure);
+      }
+    }
+    held.clear();
   }
 }

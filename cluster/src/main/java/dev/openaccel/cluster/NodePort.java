@@ -28,25 +28,40 @@ interface NodePort {
 
   CompletionStage<EventHandle> record(Device device, long streamId, long eventId);
 
-  void waitEvent(Device device, long streamId, EventHandle handle);
+  /**
+   * Fixes, on this node (the event's owner), the record current when it handles this, as pin {@code
+   * pinId} of the calling node, for {@code awaiter} to wait on; completes once fixed.
+   */
+  CompletionStage<Void> pin(EventHandle handle, long pinId, String awaiter);
+
+  /** Completes when the record pinned on this node as {@code (pinner, pinId)} completes. */
+  CompletionStage<Void> awaitPin(String pinner, long pinId);
+
+  /** The stream waits for the record pinned as {@code (pinner, pinId)} at the handle's node. */
+  void waitEvent(Device device, long streamId, EventHandle handle, String pinner, long pinId);
 
   CompletionStage<Void> synchronize(Device device, long streamId);
 
-  void closeEvent(long eventId);
+  /** Closes an event this node created for the caller; only its owner may. */
+  CompletionStage<Void> closeEvent(long eventId);
 
   CompletionStage<Long> allocate(Device device, long bytes);
 
-  void free(long bufferId);
+  /** Frees a buffer; only its owner may. */
+  CompletionStage<Void> free(long bufferId);
 
-  void write(Device device, long streamId, long bufferId, int offset, byte[] bytes);
+  /** Writes all of {@code bytes} into the buffer from offset 0, in stream order. */
+  void write(Device device, long streamId, long bufferId, byte[] bytes);
 
   CompletionStage<byte[]> read(Device device, long streamId, long bufferId, int offset, int length);
 
   void copy(Device device, long streamId, RemoteBuffer src, RemoteBuffer dst);
 
+  /** At most {@link NodeCopy#CHUNK} bytes of a buffer, read on the owner's transfer stream. */
   CompletionStage<byte[]> fetch(long bufferId, int offset, int length);
 
-  CompletionStage<Void> store(long bufferId, int offset, byte[] bytes);
+  /** All of a buffer's bytes, written on the owner's transfer stream. */
+  CompletionStage<Void> store(long bufferId, byte[] bytes);
 
   /**
    * The owner's latest record of the event, as of when the owner handles the request; with {@code

@@ -4,6 +4,7 @@ import dev.openaccel.runtime.Device;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
+import java.util.Set;
 import java.util.SortedMap;
 import java.util.TreeMap;
 import java.util.concurrent.ConcurrentHashMap;
@@ -28,15 +29,26 @@ final class Nodes {
   private final String self;
   private final NodePort local;
   private final Duration controlTimeout;
+  private final Bulk bulk;
+  private final Membership membership;
   private final Map<String, NodePort> ports = new ConcurrentHashMap<>();
   private final AtomicLong links = new AtomicLong();
+  private final Set<String> departed = ConcurrentHashMap.newKeySet();
   private volatile SortedMap<String, List<Device>> members = new TreeMap<>();
 
-  Nodes(ActorSystem<?> system, NodePort local, List<Device> localDevices, Duration timeout) {
+  Nodes(
+      ActorSystem<?> system,
+      NodePort local,
+      List<Device> localDevices,
+      Duration timeout,
+      Bulk bulk,
+      Membership membership) {
     this.system = system;
     this.self = local.node();
     this.local = local;
     this.controlTimeout = timeout;
+    this.bulk = bulk;
+    this.membership = membership;
     ports.put(self, local);
     described(self, localDevices);
   }
@@ -45,10 +57,30 @@ final class Nodes {
     return self;
   }
 
-  /** The port of {@code node}; for another node, a link to its gateway at its well-known path. */
+  /**
+   * The port of {@code node}; for another node, a link to its gateway at its well-known path.
+   *
+   * @throws IllegalArgumentException naming the node and the members if it is not a member, so that
+   *     nothing waits on a node that cannot answer
+   */
   NodePort port(String node) {
     if (node.equals(self)) {
       return local;
+    }
+    NodePort known = ports.get(node);
+    if (known != null) {
+      return known;
+    }
+    if (!membership.admits(node) && departed.contains(node)) {
+      throw Failures.nodeLeft(node, "it was removed from the cluster");
+    }
+    if (!membership.admits(node)) {
+      throw new IllegalArgumentException(
+          "node "
+              + node
+              + " is not a member of this cluster (members: "
+              + membership.members()
+              + ")");
     }
     return ports.computeIfAbsent(
         node,
@@ -115,14 +147,15 @@ final class Nodes {
             NodeLink.create(node, gateway, this::left),
             "openaccel-link-" + links.incrementAndGet(),
             Props.empty());
-    return new RemotePort(node, link, controlTimeout);
+    return new RemotePort(node, link, controlTimeout, bulk);
   }
 
   /**
    * {@code node} is gone: its port keeps failing for those who hold it, and a node that comes back
    * at the same address (a new incarnation) gets a new port when the Receptionist lists it.
    */
-  private void left(String node) {
+  void left(String node) {
+    departed.add(node);
     ports.remove(node);
     unlisted(node);
   }

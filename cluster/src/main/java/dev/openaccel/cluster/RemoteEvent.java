@@ -9,7 +9,6 @@ import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.actor.EventSignal;
-import dev.openaccel.runtime.internal.AcceleratorCore;
 import dev.openaccel.runtime.spi.EventChecks;
 import java.time.Duration;
 import java.util.Objects;
@@ -46,16 +45,18 @@ final class RemoteEvent implements Event {
   private final Accelerator accelerator;
   private final EventHandle handle;
   private final NodePort owner;
+  private final Waits waits;
   private final AtomicLong requests = new AtomicLong();
   private final AtomicBoolean probing = new AtomicBoolean();
   private long answered; // the request number of the cached state; guarded by this
   private boolean completed; // guarded by this
   private volatile boolean closed;
 
-  RemoteEvent(Accelerator accelerator, EventHandle handle, NodePort owner) {
+  RemoteEvent(Accelerator accelerator, EventHandle handle, NodePort owner, Waits waits) {
     this.accelerator = accelerator;
     this.handle = handle;
     this.owner = owner;
+    this.waits = waits;
   }
 
   /**
@@ -66,24 +67,40 @@ final class RemoteEvent implements Event {
    * @throws DeviceExecutionException if the owner does not answer in time or has left
    */
   void check(Duration timeout) {
-    long request = requests.incrementAndGet();
-    NodePort.EventState state;
     try {
-      state =
-          owner
-              .latest(handle, false)
-              .toCompletableFuture()
-              .get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-    } catch (TimeoutException e) {
-      throw new DeviceExecutionException(
-          "node " + handle.node() + " did not answer within " + timeout + " about " + this);
+      checkAsync(timeout).toCompletableFuture().get();
     } catch (ExecutionException e) {
       throw Failures.rethrow(e);
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException("interrupted while opening " + this, e);
     }
-    observed(request, state.completed());
+  }
+
+  /** Like {@link #check}, without blocking: the stage fails instead. */
+  CompletionStage<Void> checkAsync(Duration timeout) {
+    long request = requests.incrementAndGet();
+    return owner
+        .latest(handle, false)
+        .toCompletableFuture()
+        .orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
+        .handle(
+            (state, failure) -> {
+              if (failure == null) {
+                observed(request, state.completed());
+                return null;
+              }
+              if (Failures.unwrap(failure) instanceof TimeoutException) {
+                throw new DeviceExecutionException(
+                    "node "
+                        + handle.node()
+                        + " did not answer within "
+                        + timeout
+                        + " about "
+                        + this);
+              }
+              throw Failures.rethrow(failure);
+            });
   }
 
   @Override
@@ -137,11 +154,23 @@ final class RemoteEvent implements Event {
     throw notHere("recordOnce");
   }
 
+  /**
+   * The stream waits for the owner's record that is current when this returns: the owner pins it
+   * first (one round trip, bounded by the control timeout). On a device thread, which must not
+   * block, the call returns at once and the record is the one current when the owner receives the
+   * pin request; use {@code RemoteStream.waitEventAsync} there to know when it is fixed.
+   *
+   * @throws IllegalArgumentException if the owner has no such event
+   * @throws dev.openaccel.runtime.DeviceExecutionException if the owner has left or did not answer
+   */
   @Override
   public void block(Stream stream) {
     EventChecks.checkBlockable(this, stream);
     checkOpen("block");
-    AcceleratorCore.get(accelerator.system()).router(stream.deviceType()).blockOn(stream, latest());
+    CompletionStage<Void> pinned = waits.localStreamWaits(accelerator, stream, handle);
+    if (!Blocking.onDeviceThread()) {
+      Blocking.await(pinned, "Event.block(stream)", "RemoteStream.waitEventAsync(handle)");
+    }
   }
 
   @Override
@@ -225,7 +254,7 @@ final class RemoteEvent implements Event {
                     failure == null
                         ? new EventSignal.Completed(
                             handle.eventId(), state.generation(), state.completedAtNanos())
-                        : new EventSignal.Failed(handle.eventId(), 0, asFailure(failure))));
+                        : new EventSignal.Failed(handle.eventId(), 0, named(failure))));
   }
 
   @Override
@@ -245,7 +274,7 @@ final class RemoteEvent implements Event {
               if (failure == null) {
                 result.complete(state);
               } else {
-                result.completeExceptionally(asFailure(failure));
+                result.completeExceptionally(named(failure));
               }
             });
     return result;
@@ -258,11 +287,16 @@ final class RemoteEvent implements Event {
     }
   }
 
-  private static DeviceExecutionException asFailure(Throwable failure) {
+  /** The failure, as a {@link DeviceExecutionException} that names this event if it did not. */
+  private DeviceExecutionException named(Throwable failure) {
     Throwable inner = Failures.unwrap(failure);
-    return inner instanceof DeviceExecutionException execution
-        ? execution
-        : new DeviceExecutionException(String.valueOf(inner.getMessage()), inner);
+    String message = String.valueOf(inner.getMessage());
+    String event = "event " + handle.eventId();
+    if (inner instanceof DeviceExecutionException execution && message.contains(event)) {
+      return execution;
+    }
+    return new DeviceExecutionException(
+        event + " of node " + handle.node() + ": " + message, inner);
   }
 
   private UnsupportedOperationException notHere(String operation) {

@@ -23,11 +23,13 @@ final class RemotePort implements NodePort {
   private final String node;
   private final ActorRef<NodeLink.Command> link;
   private final Duration controlTimeout;
+  private final Bulk bulk;
 
-  RemotePort(String node, ActorRef<NodeLink.Command> link, Duration controlTimeout) {
+  RemotePort(String node, ActorRef<NodeLink.Command> link, Duration controlTimeout, Bulk bulk) {
     this.node = node;
     this.link = link;
     this.controlTimeout = controlTimeout;
+    this.bulk = bulk;
   }
 
   @Override
@@ -53,7 +55,9 @@ final class RemotePort implements NodePort {
 
   @Override
   public void launch(Device device, long streamId, String kernel, byte[] args, List<Long> buffers) {
-    tell(new GatewayProtocol.Launch(device, streamId, kernel, args, buffers));
+    tell(
+        (id, replyTo) ->
+            new GatewayProtocol.Launch(device, streamId, kernel, args, buffers, replyTo));
   }
 
   @Override
@@ -65,8 +69,25 @@ final class RemotePort implements NodePort {
   }
 
   @Override
-  public void waitEvent(Device device, long streamId, EventHandle handle) {
-    tell(new GatewayProtocol.Wait(device, streamId, handle));
+  public CompletionStage<Void> pin(EventHandle handle, long pinId, String awaiter) {
+    return control(
+        "pin event " + handle.eventId(),
+        (id, replyTo) -> new GatewayProtocol.Pin(id, handle, pinId, awaiter, replyTo),
+        reply -> null);
+  }
+
+  @Override
+  public CompletionStage<Void> awaitPin(String pinner, long pinId) {
+    return ask(
+        (id, replyTo) -> new GatewayProtocol.AwaitPin(id, pinner, pinId, replyTo), reply -> null);
+  }
+
+  @Override
+  public void waitEvent(
+      Device device, long streamId, EventHandle handle, String pinner, long pinId) {
+    tell(
+        (id, replyTo) ->
+            new GatewayProtocol.Wait(device, streamId, handle, pinner, pinId, replyTo));
   }
 
   @Override
@@ -77,8 +98,11 @@ final class RemotePort implements NodePort {
   }
 
   @Override
-  public void closeEvent(long eventId) {
-    tell(new GatewayProtocol.CloseEvent(eventId));
+  public CompletionStage<Void> closeEvent(long eventId) {
+    return control(
+        "close event " + eventId,
+        (id, replyTo) -> new GatewayProtocol.CloseEvent(id, eventId, replyTo),
+        reply -> null);
   }
 
   @Override
@@ -90,41 +114,79 @@ final class RemotePort implements NodePort {
   }
 
   @Override
-  public void free(long bufferId) {
-    tell(new GatewayProtocol.Free(bufferId));
+  public CompletionStage<Void> free(long bufferId) {
+    return control(
+        "free buffer " + bufferId,
+        (id, replyTo) -> new GatewayProtocol.Free(id, bufferId, replyTo),
+        reply -> null);
   }
 
+  /** The command in order on the control lane, the bytes on the bulk lane. */
   @Override
-  public void write(Device device, long streamId, long bufferId, int offset, byte[] bytes) {
-    tell(new GatewayProtocol.Write(device, streamId, bufferId, offset, bytes));
+  public void write(Device device, long streamId, long bufferId, byte[] bytes) {
+    long transfer = bulk.pushId();
+    tell(
+        (id, replyTo) ->
+            new GatewayProtocol.Write(device, streamId, bufferId, transfer, bytes.length, replyTo));
+    bulk.send(node, transfer, 0, bytes);
   }
 
   @Override
   public CompletionStage<byte[]> read(
       Device device, long streamId, long bufferId, int offset, int length) {
-    return ask(
-        (id, replyTo) ->
-            new GatewayProtocol.Read(id, device, streamId, bufferId, offset, length, replyTo),
-        reply -> ((GatewayProtocol.Bytes) reply).bytes());
+    return pull(
+        offset,
+        (transfer, id, replyTo) ->
+            new GatewayProtocol.Read(
+                id, device, streamId, bufferId, offset, length, transfer, replyTo));
   }
 
   @Override
   public void copy(Device device, long streamId, RemoteBuffer src, RemoteBuffer dst) {
-    tell(new GatewayProtocol.Copy(device, streamId, src, dst));
+    tell((id, replyTo) -> new GatewayProtocol.Copy(device, streamId, src, dst, replyTo));
   }
 
   @Override
   public CompletionStage<byte[]> fetch(long bufferId, int offset, int length) {
-    return ask(
-        (id, replyTo) -> new GatewayProtocol.Fetch(id, bufferId, offset, length, replyTo),
-        reply -> ((GatewayProtocol.Bytes) reply).bytes());
+    return pull(
+        offset,
+        (transfer, id, replyTo) ->
+            new GatewayProtocol.Fetch(id, bufferId, offset, length, transfer, replyTo));
   }
 
   @Override
-  public CompletionStage<Void> store(long bufferId, int offset, byte[] bytes) {
-    return ask(
-        (id, replyTo) -> new GatewayProtocol.Store(id, bufferId, offset, bytes, replyTo),
-        reply -> null);
+  public CompletionStage<Void> store(long bufferId, byte[] bytes) {
+    long transfer = bulk.pushId();
+    CompletableFuture<Void> stored =
+        ask(
+            (id, replyTo) ->
+                new GatewayProtocol.Store(id, bufferId, transfer, bytes.length, replyTo),
+            reply -> null);
+    bulk.send(node, transfer, 0, bytes);
+    return stored;
+  }
+
+  /** A request answered on the control lane whose bytes come on the bulk lane. */
+  @FunctionalInterface
+  private interface PullRequest {
+    GatewayProtocol.Command build(
+        long transferId, long requestId, ActorRef<GatewayProtocol.Reply> replyTo);
+  }
+
+  private CompletionStage<byte[]> pull(long offset, PullRequest request) {
+    long transfer = bulk.pullId();
+    Inbox.Key key = new Inbox.Key(node, transfer, offset);
+    CompletableFuture<byte[]> bytes = bulk.inbox().expect(key, false);
+    ask((id, replyTo) -> request.build(transfer, id, replyTo), reply -> null)
+        .whenComplete(
+            (sent, failure) -> {
+              if (failure == null) {
+                bulk.inbox().announce(key);
+              } else {
+                bulk.inbox().fail(key, failure);
+              }
+            });
+    return bytes;
   }
 
   @Override
@@ -153,7 +215,7 @@ final class RemotePort implements NodePort {
     link.tell(new NodeLink.Gone(why));
   }
 
-  private void tell(GatewayProtocol.Command command) {
+  private void tell(NodeLink.Request command) {
     link.tell(new NodeLink.Tell(command));
   }
 

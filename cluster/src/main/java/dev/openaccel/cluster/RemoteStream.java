@@ -3,7 +3,6 @@ package dev.openaccel.cluster;
 import dev.openaccel.runtime.EventHandle;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
@@ -29,11 +28,13 @@ public final class RemoteStream {
   private final RemoteDevice device;
   private final long id;
   private final NodePort port;
+  private final Waits waits;
 
-  RemoteStream(RemoteDevice device, long id, NodePort port) {
+  RemoteStream(RemoteDevice device, long id, NodePort port, Waits waits) {
     this.device = device;
     this.id = id;
     this.port = port;
+    this.waits = waits;
   }
 
   public String node() {
@@ -113,25 +114,41 @@ public final class RemoteStream {
   }
 
   /**
-   * Work enqueued here afterwards waits for the latest record of the event behind {@code handle},
-   * owned by any node, as that node sees it when it hears from this stream's node.
+   * Work enqueued here afterwards waits for the record of the event behind {@code handle}, owned by
+   * any node, that is current at its owner when this call returns: the owner fixes it first (one
+   * round trip unless this node owns the event), so re-recording the event afterwards never changes
+   * what this stream waits for.
+   *
+   * @throws IllegalArgumentException naming the node if the handle's node is not a member of the
+   *     cluster, or if the owner has no such event; the stream's next synchronize fails too
+   * @throws dev.openaccel.runtime.DeviceExecutionException if the owner left or did not answer
+   *     within the control timeout
    */
   public void waitEvent(EventHandle handle) {
-    port.waitEvent(device.device(), id, Objects.requireNonNull(handle, "handle"));
+    Blocking.await(
+        waitEventAsync(handle), "RemoteStream.waitEvent(handle)", "waitEventAsync(handle)");
   }
 
   /**
-   * Enqueues a copy of {@code src} into {@code dst}, a buffer of this stream's device.
+   * Like {@link #waitEvent}, without blocking: the wait takes its place in this stream's order at
+   * the call; the stage completes when the owner has fixed the record it waits for.
+   */
+  public CompletionStage<Void> waitEventAsync(EventHandle handle) {
+    Objects.requireNonNull(handle, "handle");
+    return waits.streamWaits(port, device.device(), id, handle);
+  }
+
+  /**
+   * Enqueues a copy of {@code src} into {@code dst}, a buffer of this stream's device. The bytes
+   * are copied at the call; they travel on the bulk lane, under flow control.
    *
    * @throws IllegalArgumentException naming both sizes if they differ
    */
   public void write(byte[] src, RemoteBuffer dst) {
+    Objects.requireNonNull(src, "src");
     checkHere(dst);
     checkSizes(src.length, dst.size());
-    for (int offset = 0; offset < src.length; offset += NodeCopy.CHUNK) {
-      byte[] chunk = Arrays.copyOfRange(src, offset, Math.min(src.length, offset + NodeCopy.CHUNK));
-      port.write(device.device(), id, dst.bufferId(), offset, chunk);
-    }
+    port.write(device.device(), id, dst.bufferId(), src.clone());
   }
 
   /** Enqueues a read of {@code src}, a buffer of this stream's device; the stage has its bytes. */

@@ -197,15 +197,18 @@ class RemoteStreamTest {
   }
 
   @Test
-  void waitingForAnUnknownEventFailsTheStreamsNextSynchronize() {
+  void waitingForAnUnknownEventFailsAtTheCallAndAtTheStreamsNextSynchronize() {
     RemoteStream stream = client.newStream(cluster.device(1, 0));
     EventHandle bogus =
         new EventHandle(stream.device().device().type(), 0, 424_242, cluster.node(1).selfNode());
-    stream.waitEvent(bogus);
+    IllegalArgumentException atCall =
+        assertThrows(IllegalArgumentException.class, () -> stream.waitEvent(bogus));
+    assertTrue(atCall.getMessage().contains("424242"), atCall.getMessage());
     DeviceExecutionException e =
         assertThrows(
             DeviceExecutionException.class, () -> stream.synchronize(Duration.ofSeconds(10)));
     assertTrue(e.getMessage().contains("no live interprocess"), e.getMessage());
+    assertTrue(e.getMessage().contains("event 424242 of node"), e.getMessage());
   }
 
   @Test

@@ -70,15 +70,23 @@ class SerializationTest {
             new GatewayProtocol.Describe(1, replyTo),
             new GatewayProtocol.NewStream(2, DEVICE, 1, replyTo),
             new GatewayProtocol.Record(3, DEVICE, 65, 0, replyTo),
-            new GatewayProtocol.Wait(DEVICE, 65, handle),
-            new GatewayProtocol.CloseEvent(42),
+            new GatewayProtocol.Pin(3, handle, 5, node, replyTo),
+            new GatewayProtocol.AwaitPin(3, node, 5, replyTo),
+            new GatewayProtocol.Wait(DEVICE, 65, handle, node, 5, replyTo),
+            new GatewayProtocol.CloseEvent(3, 42, replyTo),
             new GatewayProtocol.Synchronize(4, DEVICE, 65, replyTo),
             new GatewayProtocol.Allocate(5, DEVICE, 64, replyTo),
-            new GatewayProtocol.Free(7),
-            new GatewayProtocol.Read(6, DEVICE, 65, 7, 0, 64, replyTo),
-            new GatewayProtocol.Copy(DEVICE, 65, buffer, buffer),
-            new GatewayProtocol.Fetch(8, 7, 0, 64, replyTo),
+            new GatewayProtocol.Free(5, 7, replyTo),
+            new GatewayProtocol.Write(DEVICE, 65, 7, 11, 64, replyTo),
+            new GatewayProtocol.Read(6, DEVICE, 65, 7, 0, 64, -12, replyTo),
+            new GatewayProtocol.Copy(DEVICE, 65, buffer, buffer, replyTo),
+            new GatewayProtocol.Fetch(8, 7, 0, 64, -13, replyTo),
+            new GatewayProtocol.Store(8, 7, 14, 64, replyTo),
             new GatewayProtocol.Latest(9, handle, true, replyTo),
+            new GatewayProtocol.Fence(9, replyTo),
+            handle,
+            buffer,
+            new RemoteDevice(node, DEVICE),
             new GatewayProtocol.Described(1, node, List.of(DEVICE)),
             new GatewayProtocol.StreamCreated(2, 65),
             new GatewayProtocol.Recorded(3, handle),
@@ -97,17 +105,40 @@ class SerializationTest {
     byte[] bytes = {1, 2, 3, -1};
     var launch =
         (GatewayProtocol.Launch)
-            roundTrip(new GatewayProtocol.Launch(DEVICE, 65, "add", bytes, List.of(7L, 8L)));
+            roundTrip(
+                new GatewayProtocol.Launch(DEVICE, 65, "add", bytes, List.of(7L, 8L), replyTo));
     assertArrayEquals(bytes, launch.args());
     assertEquals(List.of(7L, 8L), launch.buffers());
-    var write =
-        (GatewayProtocol.Write) roundTrip(new GatewayProtocol.Write(DEVICE, 65, 7, 16, bytes));
-    assertArrayEquals(bytes, write.bytes());
-    var read = (GatewayProtocol.Bytes) roundTrip(new GatewayProtocol.Bytes(6, bytes));
-    assertArrayEquals(bytes, read.bytes());
-    var store =
-        (GatewayProtocol.Store) roundTrip(new GatewayProtocol.Store(8, 7, 0, bytes, replyTo));
-    assertArrayEquals(bytes, store.bytes());
+  }
+
+  @Test
+  void bulkChunksRoundTripOnlyTheirSliceAsRawBytes() {
+    byte[] data = {9, 1, 2, 3, -1, 9};
+    ActorRef<BulkProtocol.Credit> credits =
+        TestProbe.<BulkProtocol.Credit>create(cluster.system(0)).getRef();
+    var chunk = new BulkProtocol.Chunk(-5, 1 << 20, data, 1, 4, credits);
+    Serializer serializer = serialization.findSerializerFor(chunk);
+    assertInstanceOf(BulkSerializer.class, serializer);
+    byte[] wire = serialization.serialize(chunk).get();
+    var back =
+        (BulkProtocol.Chunk)
+            serialization
+                .deserialize(
+                    wire, serializer.identifier(), Serializers.manifestFor(serializer, chunk))
+                .get();
+    assertArrayEquals(new byte[] {1, 2, 3, -1}, back.bytes());
+    assertEquals(-5, back.transferId());
+    assertEquals(1 << 20, back.offset());
+    assertEquals(credits, back.replyTo());
+    var credit = new BulkProtocol.Credit(-5, 1 << 20, 4);
+    assertEquals(
+        credit,
+        serialization
+            .deserialize(
+                serialization.serialize(credit).get(),
+                serializer.identifier(),
+                Serializers.manifestFor(serializer, credit))
+            .get());
   }
 
   /** A class that only Java serialization could write. */

@@ -6,6 +6,7 @@ import java.util.Map;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import java.util.zip.CRC32;
 
 /**
  * Kernels the tests register by name on every node, as a deployment would register the same code on
@@ -67,6 +68,27 @@ final class TestKernels {
           int count = log.getInt(0);
           log.putInt(4 + 4 * count, ByteBuffer.wrap(args).getInt());
           log.putInt(0, count + 1);
+        });
+    // args: int slot; buffer 1 (longs) [slot] = CRC32 of buffer 0.
+    kernels.register(
+        "crc",
+        (context, args) -> {
+          CRC32 crc = new CRC32();
+          crc.update(context.buffer(0).duplicate());
+          context.buffer(1).putLong(8 * ByteBuffer.wrap(args).getInt(), crc.getValue());
+        });
+    // args: one int; fails unless every int of buffer 0 equals it.
+    kernels.register(
+        "expect",
+        (context, args) -> {
+          int expected = ByteBuffer.wrap(args).getInt();
+          ByteBuffer data = context.buffer(0);
+          for (int i = 0; i + 4 <= data.limit(); i += 4) {
+            if (data.getInt(i) != expected) {
+              throw new IllegalStateException(
+                  "expected " + expected + " at byte " + i + ", found " + data.getInt(i));
+            }
+          }
         });
     kernels.register(
         "fail",

@@ -4,23 +4,17 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.internal.AcceleratorCore;
 import dev.openaccel.runtime.internal.ContextSlots;
-import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.RemoteEvents;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import dev.openaccel.runtime.trace.TraceBus;
 import dev.openaccel.runtime.trace.TraceEvent;
-import java.time.Duration;
 import java.util.Collection;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Extension;
 import org.apache.pekko.actor.typed.ExtensionId;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * The entry point: devices, streams, events and the caller's device context of one actor system, as
@@ -29,10 +23,6 @@ import org.slf4j.LoggerFactory;
  * caller's own context.
  */
 public final class Accelerator implements Extension, AutoCloseable {
-  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
-  // Initialised before any actor system starts, so logging is set up on one thread, not raced by
-  // several.
-  private static final Logger log = LoggerFactory.getLogger(Accelerator.class);
 
   /**
    * The extension id; listed in {@code pekko.actor.typed.library-extensions} so every actor system
@@ -59,7 +49,6 @@ public final class Accelerator implements Extension, AutoCloseable {
   private final ActorSystem<?> system;
   private final AcceleratorCore core;
   private final ContextSlots slots;
-  private volatile boolean ownsSystem;
 
   private Accelerator(ActorSystem<?> system) {
     this.system = system;
@@ -82,13 +71,7 @@ public final class Accelerator implements Extension, AutoCloseable {
    * config}.
    */
   public static Accelerator start(Config config) {
-    Config full = config.withFallback(ConfigFactory.load());
-    ActorSystem<Void> system =
-        ActorSystem.create(Behaviors.empty(), full.getString("openaccel.system-name"), full);
-    Accelerator accelerator = get(system);
-    accelerator.ownsSystem = true;
-    log.debug("started {}", accelerator);
-    return accelerator;
+    return get(AcceleratorCore.startOwnedSystem(config));
   }
 
   public ActorSystem<?> system() {
@@ -100,31 +83,12 @@ public final class Accelerator implements Extension, AutoCloseable {
    * waits for the termination; from a thread of that system (an actor, a kernel) it starts the
    * shutdown and returns at once, as Pekko's {@code terminate()} does, and the system then
    * terminates by itself: waiting there would wait for the thread the caller holds.
+   *
+   * @throws IllegalStateException if the system did not terminate within 30 seconds
    */
   @Override
   public void close() {
-    if (!ownsSystem) {
-      return;
-    }
-    system.terminate();
-    if (!runsOnOwnSystem()) {
-      try {
-        system
-            .getWhenTerminated()
-            .toCompletableFuture()
-            .get(CLOSE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
-      } catch (Exception e) {
-        throw new IllegalStateException("actor system " + system.name() + " did not terminate", e);
-      }
-    }
-  }
-
-  /**
-   * True on a thread of this accelerator's actor system: a device thread or a Pekko dispatcher's.
-   */
-  private boolean runsOnOwnSystem() {
-    return DeviceThread.isCurrent()
-        || Thread.currentThread().getName().startsWith(system.name() + "-");
+    core.closeOwnedSystem();
   }
 
   // ---- backends and devices ----

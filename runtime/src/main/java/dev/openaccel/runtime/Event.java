@@ -43,7 +43,9 @@ public interface Event extends AutoCloseable {
   void record();
 
   /**
-   * Records on {@code stream}.
+   * Records on {@code stream}. Atomic against concurrent calls: the new record's generation and its
+   * place in the stream are one step, so a concurrent {@link #block} either waits for the previous
+   * record or for exactly this one, never for a record enqueued after its own wait.
    *
    * @throws IllegalArgumentException containing "does not match recording stream's device" (or "...
    *     device type") if the event is bound to another device (type)
@@ -56,7 +58,9 @@ public interface Event extends AutoCloseable {
 
   /**
    * Work enqueued on {@code stream} after this call waits for the latest record at call time; a
-   * later re-record does not change that. A no-op if never recorded.
+   * later re-record does not change that. A no-op if never recorded. Safe against a concurrent
+   * {@link #record}: it captures a record whose place in its stream is already fixed, so it never
+   * deadlocks a stream, whichever streams and devices the two calls name.
    */
   void block(Stream stream);
 

@@ -109,7 +109,19 @@ public final class Stream {
     return event;
   }
 
-  /** Enqueues a kernel; it runs on the device after all work enqueued before it on this stream. */
+  /**
+   * Enqueues a kernel; it runs on the device after all work enqueued before it on this stream.
+   *
+   * <p>What a kernel may rely on: it runs on one of the device's own threads, after all work
+   * enqueued before it on its stream has completed, with its stream's device current and its stream
+   * current on that device ({@code Accelerator.currentDevice()} and {@code currentStream()} say
+   * so), and with the thread's interrupt flag clear. What ends with it: any change it makes to the
+   * current device or stream, and its interrupt flag; the next kernel on the thread starts clean.
+   * Every {@link Throwable} it throws, {@link OutOfMemoryError} and {@link StackOverflowError}
+   * included, fails only this kernel: a {@link DeviceExecutionException} naming it (cause kept) is
+   * reported at the next covering sync, and later work still runs. Blocking calls inside a kernel
+   * are rejected; use the {@code CompletionStage} forms.
+   */
   public void launch(String name, Runnable kernel) {
     ops.launch(Objects.requireNonNull(name, "name"), Objects.requireNonNull(kernel, "kernel"));
   }

@@ -1,5 +1,8 @@
 package dev.openaccel.benchmarks.report;
 
+import com.fasterxml.jackson.core.JsonProcessingException;
+import com.fasterxml.jackson.databind.JsonNode;
+import com.fasterxml.jackson.databind.ObjectMapper;
 import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
@@ -23,57 +26,69 @@ record JmhResult(
     Map<Double, Double> percentiles,
     Map<String, List<Double>> secondary) {
 
-  /** Reads every entry of a JMH JSON result file's content. */
+  private static final ObjectMapper JSON = new ObjectMapper();
+
+  /**
+   * Reads every entry of a JMH JSON result file's content.
+   *
+   * @throws IllegalArgumentException if {@code json} is not JSON, or not an array of JMH entries
+   */
   static List<JmhResult> parseAll(String json) {
-    List<JmhResult> results = new ArrayList<>();
-    for (Object entry : (List<?>) Json.parse(json)) {
-      results.add(of((Map<?, ?>) entry));
+    JsonNode root;
+    try {
+      root = JSON.readTree(json);
+    } catch (JsonProcessingException e) {
+      throw new IllegalArgumentException("not JMH's JSON results: " + e.getOriginalMessage(), e);
     }
+    if (root == null || !root.isArray()) {
+      throw new IllegalArgumentException(
+          "JMH's JSON results are an array, got "
+              + (root == null ? "nothing" : root.getNodeType()));
+    }
+    List<JmhResult> results = new ArrayList<>();
+    root.forEach(entry -> results.add(of(entry)));
     return results;
   }
 
-  private static JmhResult of(Map<?, ?> entry) {
-    String benchmark = (String) entry.get("benchmark");
+  private static JmhResult of(JsonNode entry) {
+    String benchmark = entry.path("benchmark").asText();
     String[] parts = benchmark.split("\\.");
+    if (parts.length < 2) {
+      throw new IllegalArgumentException("a JMH entry without a benchmark name: " + entry);
+    }
     String name = parts[parts.length - 2] + "." + parts[parts.length - 1];
     Map<String, String> params = new LinkedHashMap<>();
-    if (entry.get("params") instanceof Map<?, ?> given) {
-      given.forEach((k, v) -> params.put((String) k, String.valueOf(v)));
-    }
-    Map<?, ?> primary = (Map<?, ?>) entry.get("primaryMetric");
+    entry.path("params").properties().forEach(p -> params.put(p.getKey(), p.getValue().asText()));
+    JsonNode primary = entry.path("primaryMetric");
     Map<Double, Double> percentiles = new LinkedHashMap<>();
-    if (primary.get("scorePercentiles") instanceof Map<?, ?> given) {
-      given.forEach((k, v) -> percentiles.put(Double.valueOf((String) k), number(v)));
-    }
+    primary
+        .path("scorePercentiles")
+        .properties()
+        .forEach(p -> percentiles.put(Double.valueOf(p.getKey()), number(p.getValue())));
     Map<String, List<Double>> secondary = new LinkedHashMap<>();
-    if (entry.get("secondaryMetrics") instanceof Map<?, ?> metrics) {
-      metrics.forEach((k, v) -> secondary.put((String) k, raw((Map<?, ?>) v)));
-    }
+    entry
+        .path("secondaryMetrics")
+        .properties()
+        .forEach(m -> secondary.put(m.getKey(), raw(m.getValue())));
     return new JmhResult(
         name,
         params,
-        number(primary.get("score")),
-        (String) primary.get("scoreUnit"),
+        number(primary.path("score")),
+        primary.path("scoreUnit").asText(),
         percentiles,
         secondary);
   }
 
   /** All raw values of a metric, over forks and iterations. */
-  private static List<Double> raw(Map<?, ?> metric) {
+  private static List<Double> raw(JsonNode metric) {
     List<Double> values = new ArrayList<>();
-    if (metric.get("rawData") instanceof List<?> forks) {
-      for (Object fork : forks) {
-        for (Object value : (List<?>) fork) {
-          values.add(number(value));
-        }
-      }
-    }
+    metric.path("rawData").forEach(fork -> fork.forEach(value -> values.add(number(value))));
     return values;
   }
 
   /** JMH writes numbers, and "NaN" as a string. */
-  private static double number(Object value) {
-    return value instanceof Double d ? d : Double.parseDouble(String.valueOf(value));
+  private static double number(JsonNode value) {
+    return value.isNumber() ? value.doubleValue() : Double.parseDouble(value.asText());
   }
 
   /** The primary score as nanoseconds per operation; for time-per-operation units only. */

@@ -46,25 +46,44 @@ public final class DistributedPipeline {
     List<RemoteBuffer> sums = new ArrayList<>();
     long bytes = 8L * longs;
     long start = System.nanoTime();
-    for (int b = 0; b < batches; b++) {
-      RemoteBuffer raw = driver.allocate(device(1), bytes);
-      RemoteBuffer moved = driver.allocate(device(2), bytes);
-      RemoteBuffer last = driver.allocate(device(0), bytes);
-      RemoteBuffer sum = driver.allocate(device(0), 8);
-      generate.launch("generate", ByteBuffer.allocate(8).putLong(b).array(), raw);
-      EventHandle generated = generate.recordEvent();
-      transform.waitEvent(generated);
-      transform.copy(raw, moved);
-      transform.launch("transform", new byte[0], moved);
-      EventHandle transformed = transform.recordEvent();
-      reduce.waitEvent(transformed);
-      reduce.copy(moved, last);
-      reduce.launch("reduce", new byte[0], last, sum);
-      sums.add(sum);
+    List<RemoteBuffer> scratch = new ArrayList<>();
+    String step = "start";
+    int batch = 0;
+    try {
+      for (; batch < batches; batch++) {
+        step = "allocate";
+        RemoteBuffer raw = driver.allocate(device(1), bytes);
+        RemoteBuffer moved = driver.allocate(device(2), bytes);
+        RemoteBuffer last = driver.allocate(device(0), bytes);
+        RemoteBuffer sum = driver.allocate(device(0), 8);
+        scratch.addAll(List.of(raw, moved, last));
+        step = "generate";
+        generate.launch("generate", ByteBuffer.allocate(8).putLong(batch).array(), raw);
+        EventHandle generated = generate.recordEvent();
+        step = "transform";
+        transform.waitEvent(generated);
+        driver.closeEvent(generated); // the wait has captured its record
+        transform.copy(raw, moved);
+        transform.launch("transform", new byte[0], moved);
+        EventHandle transformed = transform.recordEvent();
+        step = "reduce";
+        reduce.waitEvent(transformed);
+        driver.closeEvent(transformed);
+        reduce.copy(moved, last);
+        reduce.launch("reduce", new byte[0], last, sum);
+        sums.add(sum);
+      }
+      step = "synchronize";
+      if (!reduce.synchronize(WAIT)) {
+        throw new IllegalStateException("the pipeline did not finish within " + WAIT);
+      }
+    } catch (RuntimeException failure) {
+      out.printf(
+          "FAILED at batch %d of %d, step %s, after %.1f ms: %s%n",
+          batch, batches, step, (System.nanoTime() - start) / 1e6, failure.getMessage());
+      throw failure;
     }
-    if (!reduce.synchronize(WAIT)) {
-      throw new IllegalStateException("the pipeline did not finish within " + WAIT);
-    }
+    scratch.forEach(driver::free);
     double wallMs = (System.nanoTime() - start) / 1e6;
     int matched = 0;
     for (int b = 0; b < batches; b++) {

@@ -9,9 +9,12 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Leave;
+import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
  * One node of the distributed sample, a JVM of its own: {@code PipelineNode <index> [--base-port
@@ -34,8 +37,12 @@ public final class PipelineNode {
         default -> throw new IllegalArgumentException("unknown option " + args[i]);
       }
     }
+    Address driverAddress = Address.apply("pekko", "openaccel", "127.0.0.1", basePort);
     ActorSystem<Void> system =
-        ActorSystem.create(Behaviors.empty(), "openaccel", config(basePort, index));
+        ActorSystem.create(
+            index == 0 ? Behaviors.empty() : stopWhenRemoved(driverAddress),
+            "openaccel",
+            config(basePort, index));
     ClusterAccelerator node = ClusterAccelerator.get(system);
     new PipelineKernels().registerOn(node.kernels());
     if (index != 0) {
@@ -64,6 +71,25 @@ public final class PipelineNode {
       system.getWhenTerminated().toCompletableFuture().get(60, TimeUnit.SECONDS);
     }
     System.exit(ok ? 0 : 1);
+  }
+
+  /** A worker's guardian: the worker stops once the driver is removed from the cluster. */
+  private static Behavior<Void> stopWhenRemoved(Address driver) {
+    return Behaviors.<ClusterEvent.MemberRemoved>setup(
+            context -> {
+              Cluster.get(context.getSystem())
+                  .subscriptions()
+                  .tell(Subscribe.create(context.getSelf(), ClusterEvent.MemberRemoved.class));
+              return Behaviors.receiveMessage(
+                  removed -> {
+                    if (removed.member().address().equals(driver)) {
+                      System.out.println("the driver " + driver + " is gone; stopping");
+                      return Behaviors.stopped();
+                    }
+                    return Behaviors.same();
+                  });
+            })
+        .unsafeCast();
   }
 
   private static Config config(int basePort, int index) {

@@ -1,17 +1,24 @@
 package dev.openaccel.runtime.internal;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceContext;
 import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.RemoteEvents;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import dev.openaccel.runtime.trace.Tracer;
+import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
+import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Extension;
 import org.apache.pekko.actor.typed.ExtensionId;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The wiring behind one actor system's {@code Accelerator}: its backends, the callers' device
@@ -19,10 +26,14 @@ import org.apache.pekko.actor.typed.ExtensionId;
  * remote events). A Pekko extension of its own, so the user facade stays a facade. Internal: for
  * the runtime's facade and actor integration and for OpenAccel's modules, not for users.
  *
- * <p>Owns: the backend table and context slots (fixed at construction) and the remote-events hook
- * (set once, under this object's monitor).
+ * <p>Owns: the backend table and context slots (fixed at construction), the remote-events hook (set
+ * once, under this object's monitor) and whether the accelerator owns its system (set once, at
+ * start).
  */
 public final class AcceleratorCore implements Extension {
+  private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
+  // Initialised before any actor system starts, so logging is set up on one thread.
+  private static final Logger log = LoggerFactory.getLogger(AcceleratorCore.class);
 
   /** The extension id. */
   public static final class Id extends ExtensionId<AcceleratorCore> {
@@ -42,6 +53,7 @@ public final class AcceleratorCore implements Extension {
   private final BackendRegistry backends;
   private final String defaultType;
   private volatile RemoteEvents remoteEvents;
+  private volatile boolean ownsSystem;
 
   private AcceleratorCore(ActorSystem<?> system) {
     this.system = system;
@@ -58,6 +70,47 @@ public final class AcceleratorCore implements Extension {
   /** The wiring of {@code system}'s accelerator, created on first use. */
   public static AcceleratorCore get(ActorSystem<?> system) {
     return Id.INSTANCE.apply(system);
+  }
+
+  /**
+   * Starts an actor system named by {@code openaccel.system-name} whose accelerator owns it: its
+   * {@code close()} terminates the system.
+   */
+  public static ActorSystem<Void> startOwnedSystem(Config config) {
+    Config full = config.withFallback(ConfigFactory.load());
+    ActorSystem<Void> system =
+        ActorSystem.create(Behaviors.empty(), full.getString("openaccel.system-name"), full);
+    get(system).ownsSystem = true;
+    log.debug("started actor system {} for its accelerator", system.name());
+    return system;
+  }
+
+  /**
+   * Terminates the system if {@link #startOwnedSystem} created it; from a thread of that system it
+   * only starts the shutdown (waiting there would wait for the thread the caller holds).
+   */
+  public void closeOwnedSystem() {
+    if (!ownsSystem) {
+      return;
+    }
+    system.terminate();
+    if (runsOnOwnSystem()) {
+      return;
+    }
+    try {
+      system
+          .getWhenTerminated()
+          .toCompletableFuture()
+          .get(CLOSE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new IllegalStateException("actor system " + system.name() + " did not terminate", e);
+    }
+  }
+
+  /** True on a thread of this system: a device thread, or one of Pekko's dispatcher threads. */
+  private boolean runsOnOwnSystem() {
+    return DeviceThread.isCurrent()
+        || Thread.currentThread().getName().startsWith(system.name() + "-");
   }
 
   public ActorSystem<?> system() {

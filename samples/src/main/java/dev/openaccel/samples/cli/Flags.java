@@ -1,16 +1,25 @@
 package dev.openaccel.samples.cli;
 
-import java.util.ArrayList;
 import java.util.HashMap;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
 import java.util.Objects;
+import picocli.CommandLine;
+import picocli.CommandLine.Help;
+import picocli.CommandLine.Help.Column;
+import picocli.CommandLine.Help.Column.Overflow;
+import picocli.CommandLine.Model.CommandSpec;
+import picocli.CommandLine.Model.OptionSpec;
+import picocli.CommandLine.ParameterException;
+import picocli.CommandLine.ParseResult;
 
 /**
- * The flags a sample accepts, its usage text, and their parser. Flags are {@code --name value} or
- * {@code --name=value}; {@code --help} (or {@code -h}) asks for the usage. Immutable: each {@code
- * integer}/{@code text} call returns a new instance.
+ * The flags a sample accepts, its usage text, and their parser, on picocli: flags are {@code --name
+ * value} or {@code --name=value}; {@code --help} (or {@code -h}) asks for the usage. Picocli
+ * parses, converts and renders the help; this class declares the flags, states each mistake in one
+ * line that names the flag and the value, and lays the help out as the samples print it. Immutable:
+ * each {@code integer}/{@code text} call returns a new instance.
  */
 public final class Flags {
 
@@ -81,38 +90,58 @@ public final class Flags {
    *     non-positive number, or stray argument
    */
   public Values parse(String[] args) {
-    Map<String, String> values = new HashMap<>();
-    options.values().forEach(o -> values.put(o.name(), o.defaultValue()));
-    boolean help = false;
-    for (int i = 0; i < args.length; i++) {
-      String arg = args[i];
-      if (arg.equals("--help") || arg.equals("-h")) {
-        help = true;
-        continue;
-      }
-      if (!arg.startsWith("-")) {
-        throw new UsageException("unexpected argument '" + arg + "'");
-      }
-      int eq = arg.indexOf('=');
-      String name = eq < 0 ? arg : arg.substring(0, eq);
-      Option option = options.get(name);
-      if (option == null) {
-        throw new UsageException("unknown flag '" + name + "'");
-      }
-      String value;
-      if (eq >= 0) {
-        value = arg.substring(eq + 1);
-      } else if (i + 1 < args.length) {
-        value = args[++i];
-      } else {
-        throw new UsageException(name + " needs a value (" + option.metavar() + ")");
-      }
-      if (option.number()) {
-        positive(name, value);
-      }
-      values.put(name, value);
+    CommandSpec spec = spec();
+    ParseResult result;
+    try {
+      result = new CommandLine(spec).parseArgs(args);
+    } catch (ParameterException e) {
+      throw new UsageException(oneLine(e));
     }
-    return new Values(help, values);
+    Map<String, String> values = new HashMap<>();
+    for (Option option : options.values()) {
+      values.put(option.name(), String.valueOf(spec.findOption(option.name()).<Object>getValue()));
+    }
+    return new Values(result.isUsageHelpRequested(), values);
+  }
+
+  /** The model picocli parses with and renders help from. */
+  private CommandSpec spec() {
+    CommandSpec spec = CommandSpec.create().name(command);
+    spec.usageMessage().description(summary).sortOptions(false);
+    for (Option o : options.values()) {
+      OptionSpec.Builder flag =
+          OptionSpec.builder(o.name())
+              .paramLabel(o.metavar())
+              .defaultValue(o.defaultValue())
+              .description(o.help() + " (default ${DEFAULT-VALUE})");
+      if (o.number()) {
+        flag.type(Integer.class).converters(value -> positive(o.name(), value));
+      } else {
+        flag.type(String.class);
+      }
+      spec.addOption(flag.build());
+    }
+    spec.addOption(
+        OptionSpec.builder("--help", "-h").usageHelp(true).description("show this help").build());
+    return spec;
+  }
+
+  /** Picocli's verdict as the samples state it: the flag, and the value it got. */
+  private static String oneLine(ParameterException e) {
+    if (e instanceof CommandLine.UnmatchedArgumentException unmatched) {
+      String arg = unmatched.getUnmatched().get(0);
+      return arg.startsWith("-")
+          ? "unknown flag '" + arg.split("=", 2)[0] + "'"
+          : "unexpected argument '" + arg + "'";
+    }
+    if (e instanceof CommandLine.MissingParameterException missing
+        && missing.getMissing().get(0) instanceof OptionSpec option) {
+      return option.longestName() + " needs a value (" + option.paramLabel() + ")";
+    }
+    if (e.getCause() instanceof UsageException conversion) {
+      return conversion.getMessage();
+    }
+    return e.getMessage();
   }
 
   private static int positive(String name, String value) {
@@ -127,24 +156,34 @@ public final class Flags {
     throw new UsageException(name + " expects a positive integer, got '" + value + "'");
   }
 
-  /** The usage text: a synopsis line, the summary, then one line per flag. */
+  /**
+   * The usage text picocli renders from the flags: a synopsis line, the summary, then one line per
+   * flag with its default.
+   */
   public String usage() {
+    CommandLine line = new CommandLine(spec());
+    Help help = line.getHelp();
     StringBuilder synopsis = new StringBuilder("usage: " + command);
-    List<String[]> rows = new ArrayList<>();
     for (Option o : options.values()) {
       synopsis.append(" [").append(o.name()).append(' ').append(o.metavar()).append(']');
-      rows.add(
-          new String[] {
-            o.name() + " " + o.metavar(), o.help() + " (default " + o.defaultValue() + ")"
-          });
     }
-    rows.add(new String[] {"--help", "show this help"});
-    int width = rows.stream().mapToInt(r -> r[0].length()).max().orElse(0);
-    StringBuilder text = new StringBuilder(synopsis).append("\n  ").append(summary);
-    for (String[] row : rows) {
-      text.append(String.format("\n  %-" + width + "s  %s", row[0], row[1]));
+    List<OptionSpec> flags = line.getCommandSpec().options();
+    int width = flags.stream().mapToInt(o -> label(o).length()).max().orElse(0);
+    Help.TextTable table =
+        Help.TextTable.forColumns(
+            help.colorScheme(),
+            new Column(2 + width + 2, 2, Overflow.SPAN),
+            new Column(line.getUsageHelpWidth() - width - 4, 0, Overflow.WRAP));
+    for (OptionSpec flag : flags) {
+      table.addRowValues(label(flag), String.join(" ", flag.description()));
     }
-    return text.toString();
+    String rows = table.toString().stripTrailing().replaceAll(" +\n", "\n");
+    return synopsis + "\n  " + summary + "\n" + rows;
+  }
+
+  /** A flag as the help lists it: {@code --size N}, or {@code --help}. */
+  private static String label(OptionSpec flag) {
+    return flag.longestName() + (flag.arity().max() > 0 ? " " + flag.paramLabel() : "");
   }
 
   /** Parsed flag values; every declared flag has one (its default unless given). */

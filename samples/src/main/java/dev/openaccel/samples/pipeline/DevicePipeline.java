@@ -111,7 +111,7 @@ final class DevicePipeline implements AutoCloseable {
   }
 
   private Track track(Stream stream, String label) {
-    return new Track(device.index(), device.toString(), stream.id(), label);
+    return new Track(device.index(), device.toString(), stream.id(), stream.priority(), label);
   }
 
   @Override

@@ -5,17 +5,16 @@ import dev.openaccel.samples.cli.ActorSystems;
 import dev.openaccel.samples.cli.Cli;
 import dev.openaccel.samples.cli.UsageException;
 import dev.openaccel.samples.report.ChromeTrace;
-import dev.openaccel.samples.report.Span;
 import dev.openaccel.samples.report.SvgTimeline;
 import dev.openaccel.samples.report.Timeline;
 import dev.openaccel.samples.report.TraceCollector;
+import dev.openaccel.samples.report.TraceLog;
 import java.io.IOException;
 import java.io.PrintStream;
 import java.nio.file.FileAlreadyExistsException;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.time.Duration;
-import java.util.List;
 import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
@@ -59,7 +58,7 @@ public final class PipelineSample {
       float[] a = Matrices.random(n, 1);
       float[] b = Matrices.random(n, 2);
       HostTiles host = HostTiles.pack(a, b, n, options.tile());
-      Progress progress = new Progress(err);
+      Progress progress = Progress.of(err);
       Timeline timeline = multiply(system, options, host, progress, out);
       writeTimeline(timeline, options, dir, out);
       return check(host.result(), reference(a, b, n, progress, out), n, out);
@@ -78,8 +77,8 @@ public final class PipelineSample {
       throws InterruptedException {
     out.println(TileMultiply.warmUp(Accelerator.get(system), options));
     TiledMatmul.Outcome outcome = TiledMatmul.run(Accelerator.get(system), options, host, progress);
-    List<Span> spans = TraceCollector.await(system, system, outcome.kernels(), TRACE_WAIT);
-    Timeline timeline = new Timeline(outcome.tracks(), spans);
+    TraceLog log = TraceCollector.await(system, system, outcome.kernels(), TRACE_WAIT);
+    Timeline timeline = new Timeline(outcome.tracks(), log);
     PipelineReport.print(out, outcome, timeline);
     return timeline;
   }

@@ -1,23 +1,49 @@
 package dev.openaccel.samples.report;
 
+import com.fasterxml.jackson.core.JsonFactory;
+import com.fasterxml.jackson.core.JsonGenerator;
 import java.io.IOException;
+import java.io.StringWriter;
+import java.io.UncheckedIOException;
+import java.io.Writer;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
-import java.util.ArrayList;
 import java.util.List;
-import java.util.Locale;
 
 /**
  * Writes a {@link Timeline} in the Chrome trace-event JSON format, which Perfetto (ui.perfetto.dev)
- * and {@code chrome://tracing} open: one process per device, one thread per stream, one complete
- * ({@code "ph":"X"}) event per kernel with {@code ts}/{@code dur} in microseconds since the first
- * kernel started, and metadata events naming and ordering the tracks.
+ * and {@code chrome://tracing} open, with {@code ts}/{@code dur} in microseconds since the first
+ * kernel started:
+ *
+ * <ul>
+ *   <li>one process per device and one thread per stream, named by metadata events ({@code
+ *       "ph":"M"}) with the stream's label, id, device and priority;
+ *   <li>one complete event ({@code "ph":"X"}) per kernel;
+ *   <li>one begin/end pair ({@code "ph":"B"/"E"}, category {@code wait}) per {@link Wait}, and a
+ *       flow ({@code "ph":"s"} on the kernel that released it, {@code "ph":"f"} on the wait, one id
+ *       each) that Perfetto draws as an arrow;
+ *   <li>a counter ({@code "ph":"C"}) {@value #MEMORY} per device, in MiB; changes before the first
+ *       kernel show at time 0.
+ * </ul>
  *
  * <p>The process id is the device index plus one: Perfetto treats pid 0 as the kernel's idle task.
  */
 public final class ChromeTrace {
-  private ChromeTrace() {}
+  /** The name of the device memory counter track. */
+  public static final String MEMORY = "device memory";
+
+  private static final JsonFactory JSON = new JsonFactory();
+
+  private final Timeline timeline;
+  private final JsonGenerator out;
+  private final long origin;
+
+  private ChromeTrace(Timeline timeline, JsonGenerator out) {
+    this.timeline = timeline;
+    this.out = out;
+    this.origin = timeline.originNanos();
+  }
 
   /** The process id of device {@code index}. */
   public static int pid(int device) {
@@ -26,82 +52,137 @@ public final class ChromeTrace {
 
   /** Writes {@code timeline} to {@code file} (UTF-8), replacing it. */
   public static void write(Timeline timeline, Path file) throws IOException {
-    Files.writeString(file, json(timeline), StandardCharsets.UTF_8);
+    try (Writer writer = Files.newBufferedWriter(file, StandardCharsets.UTF_8)) {
+      write(timeline, writer);
+    }
   }
 
   /** The trace as a JSON document. */
   public static String json(Timeline timeline) {
-    List<String> events = new ArrayList<>();
+    StringWriter text = new StringWriter();
+    try {
+      write(timeline, text);
+    } catch (IOException e) {
+      throw new UncheckedIOException("a StringWriter does not fail", e);
+    }
+    return text.toString();
+  }
+
+  private static void write(Timeline timeline, Writer writer) throws IOException {
+    try (JsonGenerator out = JSON.createGenerator(writer)) {
+      out.writeStartObject();
+      out.writeStringField("displayTimeUnit", "ms");
+      out.writeArrayFieldStart("traceEvents");
+      new ChromeTrace(timeline, out).events();
+      out.writeEndArray();
+      out.writeEndObject();
+    }
+  }
+
+  private void events() throws IOException {
     List<Track> tracks = timeline.tracks();
     for (int device : timeline.devices()) {
       String name =
           tracks.stream().filter(t -> t.device() == device).findFirst().orElseThrow().deviceName();
-      events.add(metadata("process_name", pid(device), 0, "name", string(name)));
-      events.add(metadata("process_sort_index", pid(device), 0, "sort_index", "" + device));
+      metadata("process_name", pid(device), 0, "name", name);
+      metadata("process_sort_index", pid(device), 0, "sort_index", device);
     }
     for (int i = 0; i < tracks.size(); i++) {
       Track track = tracks.get(i);
-      String thread = track.label() + " (stream " + track.streamId() + ")";
-      events.add(
-          metadata("thread_name", pid(track.device()), track.streamId(), "name", string(thread)));
-      events.add(
-          metadata(
-              "thread_sort_index", pid(track.device()), track.streamId(), "sort_index", "" + i));
+      String thread =
+          String.format(
+              "%s (stream %d, %s, priority %d)",
+              track.label(), track.streamId(), track.deviceName(), track.priority());
+      metadata("thread_name", pid(track.device()), track.streamId(), "name", thread);
+      metadata("thread_sort_index", pid(track.device()), track.streamId(), "sort_index", i);
     }
-    long origin = timeline.originNanos();
     for (Span span : timeline.spans()) {
-      events.add(complete(span, origin));
+      event(span.name(), span.kind(), "X", span.device(), span.streamId(), span.startNanos());
+      out.writeNumberField("dur", micros(span.durationNanos()));
+      out.writeObjectFieldStart("args");
+      out.writeBooleanField("failed", span.failed());
+      out.writeEndObject();
+      out.writeEndObject();
     }
-    return "{\"displayTimeUnit\":\"ms\",\"traceEvents\":[\n"
-        + String.join(",\n", events)
-        + "\n]}\n";
-  }
-
-  private static String metadata(String name, int pid, long tid, String key, String value) {
-    return String.format(
-        Locale.ROOT,
-        "{\"name\":\"%s\",\"ph\":\"M\",\"pid\":%d,\"tid\":%d,\"args\":{\"%s\":%s}}",
-        name,
-        pid,
-        tid,
-        key,
-        value);
-  }
-
-  private static String complete(Span span, long origin) {
-    return String.format(
-        Locale.ROOT,
-        "{\"name\":%s,\"cat\":%s,\"ph\":\"X\",\"ts\":%.3f,\"dur\":%.3f,\"pid\":%d,\"tid\":%d,"
-            + "\"args\":{\"failed\":%b}}",
-        string(span.name()),
-        string(span.kind()),
-        (span.startNanos() - origin) / 1_000.0,
-        span.durationNanos() / 1_000.0,
-        pid(span.device()),
-        span.streamId(),
-        span.failed());
-  }
-
-  /** {@code text} as a JSON string literal. */
-  static String string(String text) {
-    StringBuilder json = new StringBuilder(text.length() + 2).append('"');
-    for (int i = 0; i < text.length(); i++) {
-      char c = text.charAt(i);
-      switch (c) {
-        case '"' -> json.append("\\\"");
-        case '\\' -> json.append("\\\\");
-        case '\n' -> json.append("\\n");
-        case '\r' -> json.append("\\r");
-        case '\t' -> json.append("\\t");
-        default -> {
-          if (c < 0x20) {
-            json.append(String.format(Locale.ROOT, "\\u%04x", (int) c));
-          } else {
-            json.append(c);
-          }
-        }
-      }
+    List<Wait> waits = timeline.waits();
+    for (int id = 0; id < waits.size(); id++) {
+      wait(waits.get(id), id);
     }
-    return json.append('"').toString();
+    for (MemorySample sample : timeline.memory()) {
+      event(MEMORY, "memory", "C", sample.device(), 0, Math.max(origin, sample.atNanos()));
+      out.writeObjectFieldStart("args");
+      out.writeNumberField("MiB", sample.allocatedBytes() / (1024.0 * 1024.0));
+      out.writeEndObject();
+      out.writeEndObject();
+    }
+  }
+
+  /** The wait as a slice on its stream, and a flow from the kernel that released it. */
+  private void wait(Wait wait, int id) throws IOException {
+    Span cause = wait.cause();
+    event("wait", "wait", "B", wait.device(), wait.streamId(), wait.startNanos());
+    out.writeObjectFieldStart("args");
+    out.writeStringField("released by", timeline.trackOf(cause).title() + ": " + cause.name());
+    out.writeEndObject();
+    out.writeEndObject();
+    event("wait", "wait", "E", wait.device(), wait.streamId(), wait.endNanos());
+    out.writeEndObject();
+    // Each flow end binds to the slice that encloses its timestamp: mid-kernel and mid-wait.
+    event(
+        "released",
+        "dependency",
+        "s",
+        cause.device(),
+        cause.streamId(),
+        mid(cause.startNanos(), cause.endNanos()));
+    out.writeNumberField("id", id);
+    out.writeEndObject();
+    event(
+        "released",
+        "dependency",
+        "f",
+        wait.device(),
+        wait.streamId(),
+        mid(wait.startNanos(), wait.endNanos()));
+    out.writeNumberField("id", id);
+    out.writeStringField("bp", "e");
+    out.writeEndObject();
+  }
+
+  /** Opens an event object with its common fields; the caller adds more and closes it. */
+  private void event(String name, String category, String phase, int device, long tid, long atNanos)
+      throws IOException {
+    out.writeStartObject();
+    out.writeStringField("name", name);
+    out.writeStringField("cat", category);
+    out.writeStringField("ph", phase);
+    out.writeNumberField("ts", micros(atNanos - origin));
+    out.writeNumberField("pid", pid(device));
+    out.writeNumberField("tid", tid);
+  }
+
+  private void metadata(String name, int pid, long tid, String key, Object value)
+      throws IOException {
+    out.writeStartObject();
+    out.writeStringField("name", name);
+    out.writeStringField("ph", "M");
+    out.writeNumberField("pid", pid);
+    out.writeNumberField("tid", tid);
+    out.writeObjectFieldStart("args");
+    if (value instanceof Integer number) {
+      out.writeNumberField(key, number);
+    } else {
+      out.writeStringField(key, (String) value);
+    }
+    out.writeEndObject();
+    out.writeEndObject();
+  }
+
+  private static long mid(long from, long to) {
+    return from + (to - from) / 2;
+  }
+
+  private static double micros(long nanos) {
+    return nanos / 1_000.0;
   }
 }

@@ -4,14 +4,18 @@ import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
 import java.nio.file.Path;
+import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
+import java.util.Map;
 
 /**
  * Draws a {@link Timeline} as a self-contained SVG picture: one lane per stream grouped by device,
- * a rectangle per kernel coloured by its kind (with a tooltip), a time axis in milliseconds and a
- * legend. Runs of sub-pixel kernels of one kind, less than half a pixel apart, merge into one
- * rectangle, so the file stays small for long runs; every wider kernel has its own.
+ * a rectangle per kernel coloured by its kind (with a tooltip), each {@link Wait} as a hatched
+ * rectangle with an arrow from the end of the kernel that released it, a time axis in milliseconds
+ * and a legend. Runs of sub-pixel kernels of one kind, less than half a pixel apart, merge into one
+ * rectangle, so the file stays small for long runs; every wider kernel has its own. Waits narrower
+ * than {@value #MIN_WAIT} pixels are not drawn: their arrows would bury the picture.
  */
 public final class SvgTimeline {
   private static final int WIDTH = 1200;
@@ -22,11 +26,24 @@ public final class SvgTimeline {
   private static final int LANE = 18;
   private static final int GAP = 6;
   private static final int PLOT = WIDTH - LEFT - RIGHT;
+
+  /** Waits narrower than this many pixels are left out: their arrows would only add clutter. */
+  private static final double MIN_WAIT = 3;
+
   private static final String[] PALETTE = {
     "#4e79a7", "#f28e2b", "#59a14f", "#b07aa1", "#76b7b2", "#edc948", "#9c755f", "#bab0ac"
   };
 
+  private static final String DEFS =
+      "<defs><pattern id=\"wait\" width=\"4\" height=\"4\" patternUnits=\"userSpaceOnUse\""
+          + " patternTransform=\"rotate(45)\"><rect width=\"4\" height=\"4\" fill=\"#eee\"/>"
+          + "<line x1=\"0\" y1=\"0\" x2=\"0\" y2=\"4\" stroke=\"#999\" stroke-width=\"1.5\"/>"
+          + "</pattern><marker id=\"arrow\" viewBox=\"0 0 10 10\" refX=\"10\" refY=\"5\""
+          + " markerWidth=\"6\" markerHeight=\"6\" orient=\"auto-start-reverse\">"
+          + "<path d=\"M 0 0 L 10 5 L 0 10 z\" fill=\"#c0392b\"/></marker></defs>\n";
+
   private final Timeline timeline;
+  private final Map<Track, Integer> laneTops = new HashMap<>();
   private final StringBuilder svg = new StringBuilder();
   private final List<String> kinds;
   private final long origin;
@@ -57,10 +74,12 @@ public final class SvgTimeline {
       text(body, 8, lanesBottom + 15, "start", "bold", tracks.get(0).deviceName());
       lanesBottom += HEADER;
       for (Track track : tracks) {
+        laneTops.put(track, lanesBottom);
         lane(body, track, lanesBottom);
         lanesBottom += LANE + GAP;
       }
     }
+    arrows(body);
     int height = lanesBottom + 90;
     svg.append("<?xml version=\"1.0\" encoding=\"UTF-8\"?>\n")
         .append(
@@ -72,6 +91,7 @@ public final class SvgTimeline {
                 height,
                 WIDTH,
                 height))
+        .append(DEFS)
         .append(
             String.format("<rect width=\"%d\" height=\"%d\" fill=\"white\"/>%n", WIDTH, height));
     text(svg, 8, 24, "start", "bold", title);
@@ -82,13 +102,7 @@ public final class SvgTimeline {
   }
 
   private void lane(StringBuilder out, Track track, int y) {
-    text(
-        out,
-        LEFT - 8,
-        y + 13,
-        "end",
-        "normal",
-        track.label() + " (stream " + track.streamId() + ")");
+    text(out, LEFT - 8, y + 13, "end", "normal", track.title());
     out.append(
         String.format(
             Locale.ROOT,
@@ -97,6 +111,18 @@ public final class SvgTimeline {
             y,
             PLOT,
             LANE));
+    for (Wait wait : visible(timeline.waitsOf(track))) {
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "<rect class=\"wait\" x=\"%.2f\" y=\"%d\" width=\"%.2f\" height=\"%d\""
+                  + " fill=\"url(#wait)\"><title>%s</title></rect>%n",
+              x(wait.startNanos()),
+              y + 3,
+              x(wait.endNanos()) - x(wait.startNanos()),
+              LANE - 6,
+              escape(waitTip(wait))));
+    }
     List<Span> spans = timeline.spansOf(track);
     int i = 0;
     while (i < spans.size()) {
@@ -130,6 +156,37 @@ public final class SvgTimeline {
         && x(first.endNanos()) - x(first.startNanos()) < 1
         && x(next.endNanos()) - x(next.startNanos()) < 1
         && x(next.startNanos()) - x1 < 0.5;
+  }
+
+  /** An arrow per visible wait, from the end of the kernel that released it to the wait's end. */
+  private void arrows(StringBuilder out) {
+    for (Wait wait : visible(timeline.waits())) {
+      Track from = timeline.trackOf(wait.cause());
+      Track to = timeline.tracks().stream().filter(t -> t.holds(wait)).findFirst().orElseThrow();
+      out.append(
+          String.format(
+              Locale.ROOT,
+              "<line class=\"dependency\" x1=\"%.2f\" y1=\"%d\" x2=\"%.2f\" y2=\"%d\""
+                  + " stroke=\"#c0392b\" stroke-width=\"0.8\" stroke-opacity=\"0.6\""
+                  + " marker-end=\"url(#arrow)\"/>%n",
+              x(wait.cause().endNanos()),
+              laneTops.get(from) + LANE / 2,
+              x(wait.endNanos()),
+              laneTops.get(to) + LANE / 2));
+    }
+  }
+
+  private List<Wait> visible(List<Wait> waits) {
+    return waits.stream().filter(w -> x(w.endNanos()) - x(w.startNanos()) >= MIN_WAIT).toList();
+  }
+
+  private String waitTip(Wait wait) {
+    return String.format(
+        Locale.ROOT,
+        "wait %.3f ms, released by %s: %s",
+        wait.durationNanos() / 1e6,
+        timeline.trackOf(wait.cause()).title(),
+        wait.cause().name());
   }
 
   private void kernel(StringBuilder out, Span span, double x, double width, int y, String tip) {
@@ -176,6 +233,15 @@ public final class SvgTimeline {
               color(kind)));
       text(svg, x + 16, y, "start", "normal", kind);
       x += 40 + 7 * kind.length();
+    }
+    if (!timeline.waits().isEmpty()) {
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"url(#wait)\"/>%n",
+              x,
+              y - 10));
+      text(svg, x + 16, y, "start", "normal", "wait, and the kernel end that released it");
     }
   }
 

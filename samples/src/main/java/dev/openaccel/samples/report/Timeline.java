@@ -6,18 +6,26 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Kernel spans arranged in lanes: the model that {@link ChromeTrace} and {@link SvgTimeline} draw.
- * Lanes are the given tracks in order, followed by a lane for any stream that ran a span but was
- * not named (labelled {@code stream <id>}). Immutable.
+ * Kernel spans, the waits between them and device memory, arranged in lanes: the model that {@link
+ * ChromeTrace} and {@link SvgTimeline} draw. Lanes are the given tracks in order, followed by a
+ * lane for any stream that ran a span but was not named (labelled {@code stream <id>}). Immutable.
  */
 public final class Timeline {
   private final List<Track> tracks;
   private final List<Span> spans;
+  private final List<Wait> waits;
+  private final List<MemorySample> memory;
 
-  /** A timeline of {@code spans}, laid out on {@code tracks}. */
+  /** A timeline of {@code spans} alone, laid out on {@code tracks}. */
   public Timeline(List<Track> tracks, List<Span> spans) {
+    this(tracks, TraceLog.of(spans));
+  }
+
+  /** A timeline of what {@code log} holds, laid out on {@code tracks}; waits per {@link Waits}. */
+  public Timeline(List<Track> tracks, TraceLog log) {
+    List<Span> spans = log.spans();
     List<Track> lanes = new ArrayList<>(Objects.requireNonNull(tracks, "tracks"));
-    List<Span> sorted = new ArrayList<>(Objects.requireNonNull(spans, "spans"));
+    List<Span> sorted = new ArrayList<>(spans);
     sorted.sort(Comparator.comparingLong(Span::startNanos));
     for (Span span : sorted) {
       if (lanes.stream().noneMatch(t -> t.holds(span))) {
@@ -32,6 +40,30 @@ public final class Timeline {
     }
     this.tracks = List.copyOf(lanes);
     this.spans = List.copyOf(sorted);
+    this.waits = Waits.infer(sorted, log.dependencies());
+    List<MemorySample> samples = new ArrayList<>(log.memory());
+    samples.sort(Comparator.comparingLong(MemorySample::atNanos));
+    this.memory = List.copyOf(samples);
+  }
+
+  /** The waits that explain idle gaps, by start time. */
+  public List<Wait> waits() {
+    return waits;
+  }
+
+  /** The waits of one lane, by start time. */
+  public List<Wait> waitsOf(Track track) {
+    return waits.stream().filter(track::holds).toList();
+  }
+
+  /** Device memory over time, by time. */
+  public List<MemorySample> memory() {
+    return memory;
+  }
+
+  /** The lane of the stream that ran {@code span}. */
+  public Track trackOf(Span span) {
+    return tracks.stream().filter(t -> t.holds(span)).findFirst().orElseThrow();
   }
 
   /** The lanes, in drawing order. */

@@ -1,6 +1,7 @@
 package dev.openaccel.samples.report;
 
 import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -23,11 +24,13 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
 /**
  * An actor that subscribes to its system's trace bus and pairs each {@code KernelStarted} with the
  * {@code KernelFinished} of the same stream (a stream runs one kernel at a time) into {@link
- * Span}s.
+ * Span}s, each {@code EventWaited} with the {@code EventRecorded} of the same event and generation
+ * into a {@link Dependency}, and keeps device memory totals as {@link MemorySample}s.
  *
  * <p>Trace events travel as messages, so they may still be in flight when the host's {@code
  * synchronize} returns. {@link AwaitKernels} therefore waits for a count the host knows (the
- * kernels it launched) instead of trusting arrival order. Owns: the open kernels and the spans.
+ * kernels it launched) instead of trusting arrival order. Owns: the open kernels, the records, the
+ * waits, the memory samples and the spans.
  */
 public final class TraceCollector extends AbstractBehavior<TraceCollector.Command> {
 
@@ -35,14 +38,16 @@ public final class TraceCollector extends AbstractBehavior<TraceCollector.Comman
   public sealed interface Command {}
 
   /**
-   * Replies with every span so far once at least {@code kernels} kernels have finished; {@code 0}
+   * Replies with everything so far once at least {@code kernels} kernels have finished; {@code 0}
    * replies at once, which tells the caller the collector is subscribed.
    */
-  public record AwaitKernels(int kernels, ActorRef<List<Span>> replyTo) implements Command {}
+  public record AwaitKernels(int kernels, ActorRef<TraceLog> replyTo) implements Command {}
 
   private record Traced(TraceEvent event) implements Command {}
 
   private record StreamKey(int device, long streamId) {}
+
+  private record RecordKey(long eventId, long generation) {}
 
   /** A collector subscribed to the trace bus of the system it runs in. */
   public static Behavior<Command> create() {
@@ -51,6 +56,9 @@ public final class TraceCollector extends AbstractBehavior<TraceCollector.Comman
 
   private final Map<StreamKey, TraceEvent.KernelStarted> running = new HashMap<>();
   private final List<Span> spans = new ArrayList<>();
+  private final Map<RecordKey, TraceEvent.EventRecorded> records = new HashMap<>();
+  private final List<TraceEvent.EventWaited> waits = new ArrayList<>();
+  private final List<MemorySample> memory = new ArrayList<>();
   private final List<AwaitKernels> waiting = new ArrayList<>();
 
   private TraceCollector(ActorContext<Command> context) {
@@ -60,15 +68,15 @@ public final class TraceCollector extends AbstractBehavior<TraceCollector.Comman
   }
 
   /**
-   * Asks {@code collector} for its spans once {@code kernels} kernels have finished.
+   * Asks {@code collector} for what it gathered once {@code kernels} kernels have finished.
    *
    * @throws IllegalStateException if they have not all arrived within {@code timeout}
    */
-  public static List<Span> await(
+  public static TraceLog await(
       ActorRef<Command> collector, ActorSystem<?> system, int kernels, Duration timeout)
       throws InterruptedException {
     try {
-      return AskPattern.<Command, List<Span>>ask(
+      return AskPattern.<Command, TraceLog>ask(
               collector, replyTo -> new AwaitKernels(kernels, replyTo), timeout, system.scheduler())
           .toCompletableFuture()
           .get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
@@ -87,9 +95,29 @@ public final class TraceCollector extends AbstractBehavior<TraceCollector.Comman
   }
 
   private Behavior<Command> onTraced(Traced traced) {
-    if (traced.event() instanceof TraceEvent.KernelStarted started) {
+    TraceEvent event = traced.event();
+    if (event instanceof TraceEvent.EventRecorded recorded) {
+      records.put(new RecordKey(recorded.eventId(), recorded.generation()), recorded);
+    } else if (event instanceof TraceEvent.EventWaited waited) {
+      waits.add(waited);
+    } else if (event instanceof TraceEvent.MemoryAllocated allocated) {
+      memory.add(sample(allocated.device(), allocated.atNanos(), allocated.allocatedBytes()));
+    } else if (event instanceof TraceEvent.MemoryFreed freed) {
+      memory.add(sample(freed.device(), freed.atNanos(), freed.allocatedBytes()));
+    } else {
+      onKernel(event);
+    }
+    return this;
+  }
+
+  private static MemorySample sample(Device device, long atNanos, long allocatedBytes) {
+    return new MemorySample(device.index(), atNanos, allocatedBytes);
+  }
+
+  private void onKernel(TraceEvent event) {
+    if (event instanceof TraceEvent.KernelStarted started) {
       running.put(new StreamKey(started.device().index(), started.streamId()), started);
-    } else if (traced.event() instanceof TraceEvent.KernelFinished finished) {
+    } else if (event instanceof TraceEvent.KernelFinished finished) {
       TraceEvent.KernelStarted started =
           running.remove(new StreamKey(finished.device().index(), finished.streamId()));
       if (started != null) { // null: it started before the subscription
@@ -104,7 +132,6 @@ public final class TraceCollector extends AbstractBehavior<TraceCollector.Comman
         answerWaiting();
       }
     }
-    return this;
   }
 
   private Behavior<Command> onAwait(AwaitKernels await) {
@@ -117,9 +144,32 @@ public final class TraceCollector extends AbstractBehavior<TraceCollector.Comman
     for (Iterator<AwaitKernels> it = waiting.iterator(); it.hasNext(); ) {
       AwaitKernels await = it.next();
       if (spans.size() >= await.kernels()) {
-        await.replyTo().tell(List.copyOf(spans));
+        await.replyTo().tell(log());
         it.remove();
       }
     }
+  }
+
+  /**
+   * Everything so far; a wait whose record has not arrived (or came before the subscription) is
+   * left out.
+   */
+  private TraceLog log() {
+    List<Dependency> dependencies = new ArrayList<>();
+    for (TraceEvent.EventWaited waited : waits) {
+      TraceEvent.EventRecorded recorded =
+          records.get(new RecordKey(waited.eventId(), waited.generation()));
+      if (recorded != null) {
+        dependencies.add(
+            new Dependency(
+                waited.eventId(),
+                waited.generation(),
+                recorded.device().index(),
+                recorded.streamId(),
+                waited.device().index(),
+                waited.streamId()));
+      }
+    }
+    return new TraceLog(spans, dependencies, memory);
   }
 }

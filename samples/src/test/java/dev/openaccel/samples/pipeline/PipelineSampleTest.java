@@ -6,6 +6,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
 import dev.openaccel.samples.SampleRun;
+import dev.openaccel.samples.report.ChromeTrace;
 import java.nio.file.Files;
 import java.nio.file.Path;
 import java.util.ArrayList;
@@ -22,6 +23,7 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 import org.junit.jupiter.api.io.TempDir;
 import org.w3c.dom.Document;
+import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /**
@@ -101,7 +103,8 @@ class PipelineSampleTest {
         processes.put(e.get("pid").asInt(), e.get("args").get("name").asText());
       }
       if (e.get("ph").asText().equals("M") && e.get("name").asText().equals("thread_name")) {
-        String label = e.get("args").get("name").asText().replaceAll(" \\(stream \\d+\\)$", "");
+        String label =
+            e.get("args").get("name").asText().replaceAll(" \\(stream \\d+, [^)]*\\)$", "");
         threads.computeIfAbsent(e.get("pid").asInt(), p -> new ArrayList<>()).add(label);
       }
     }
@@ -177,10 +180,59 @@ class PipelineSampleTest {
     int drawn = 0;
     Pattern merged = Pattern.compile("^(\\d+) x \\S+: ");
     for (String title : contents(svg.getElementsByTagName("title"))) {
+      if (title.startsWith("wait ")) {
+        continue; // a wait, not a kernel
+      }
       Matcher m = merged.matcher(title);
       drawn += m.find() ? Integer.parseInt(m.group(1)) : 1;
     }
     assertEquals(KERNELS, drawn, "every kernel is drawn once, alone or in a merged run");
+  }
+
+  @Test
+  void everyWaitInTheTraceHasOneFlowPairAndEachDeviceAMemoryCounter() throws Exception {
+    JsonNode events =
+        new ObjectMapper().readTree(dir.resolve("timeline.json").toFile()).get("traceEvents");
+    Map<String, Integer> phases = new HashMap<>();
+    Map<Long, String> flows = new HashMap<>();
+    Set<Integer> counted = new HashSet<>();
+    for (JsonNode e : events) {
+      String ph = e.get("ph").asText();
+      phases.merge(ph, 1, Integer::sum);
+      if (ph.equals("s") || ph.equals("f")) {
+        flows.merge(e.get("id").asLong(), ph, String::concat);
+      } else if (ph.equals("C")) {
+        assertEquals(ChromeTrace.MEMORY, e.get("name").asText());
+        assertTrue(e.get("args").get("MiB").asDouble() >= 0, e.toString());
+        counted.add(e.get("pid").asInt());
+      }
+    }
+    int waits = phases.getOrDefault("B", 0);
+    assertEquals(waits, phases.getOrDefault("E", 0), "every wait slice ends");
+    assertEquals(waits, flows.size(), "one flow per wait");
+    flows.forEach((id, ends) -> assertEquals("sf", ends, "flow " + id + " starts, then finishes"));
+    assertEquals(Set.of(1, 2), counted, "a memory counter per device");
+  }
+
+  @Test
+  void everyDrawnWaitHasOneArrow() throws Exception {
+    DocumentBuilderFactory factory = DocumentBuilderFactory.newInstance();
+    Document svg = factory.newDocumentBuilder().parse(dir.resolve("timeline.svg").toFile());
+    int waits = 0;
+    NodeList rects = svg.getElementsByTagName("rect");
+    for (int i = 0; i < rects.getLength(); i++) {
+      waits += ((Element) rects.item(i)).getAttribute("class").equals("wait") ? 1 : 0;
+    }
+    int arrows = 0;
+    NodeList lines = svg.getElementsByTagName("line");
+    for (int i = 0; i < lines.getLength(); i++) {
+      Element line = (Element) lines.item(i);
+      if (line.getAttribute("class").equals("dependency")) {
+        assertEquals("url(#arrow)", line.getAttribute("marker-end"));
+        arrows++;
+      }
+    }
+    assertEquals(waits, arrows);
   }
 
   @Test

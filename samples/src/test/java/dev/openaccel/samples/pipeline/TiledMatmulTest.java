@@ -48,7 +48,7 @@ class TiledMatmulTest {
                 "openaccel.system-name = tiled-oom\nopenaccel.openreg.memory-per-device = 64KiB"))) {
       PipelineOptions small = options(64, 64, 1, 1); // six 16 KiB tiles on a 64 KiB device
       HostTiles host = HostTiles.pack(new float[64 * 64], new float[64 * 64], 64, 64);
-      Progress progress = new Progress(new PrintStream(OutputStream.nullOutputStream()));
+      Progress progress = Progress.of(new PrintStream(OutputStream.nullOutputStream()));
       UsageException e =
           assertThrows(
               UsageException.class, () -> TiledMatmul.run(accelerator, small, host, progress));

@@ -1,6 +1,7 @@
 package dev.openaccel.samples.report;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.fasterxml.jackson.databind.JsonNode;
 import com.fasterxml.jackson.databind.ObjectMapper;
@@ -10,7 +11,7 @@ import org.junit.jupiter.api.Test;
 
 /** The Chrome trace-event JSON of a known timeline. */
 class ChromeTraceTest {
-  private static final Track COPY = new Track(0, "openreg:0", 65, "copy-in");
+  private static final Track COPY = new Track(0, "openreg:0", 65, 1, "copy-in");
   private static final Track COMPUTE = new Track(0, "openreg:0", 66, "compute 0");
   private static final Track OTHER = new Track(1, "openreg:1", 65, "compute 0");
 
@@ -79,13 +80,56 @@ class ChromeTraceTest {
             "process_sort_index 1/0 0",
             "process_name 2/0 openreg:1",
             "process_sort_index 2/0 1",
-            "thread_name 1/65 copy-in (stream 65)",
+            "thread_name 1/65 copy-in (stream 65, openreg:0, priority 1)",
             "thread_sort_index 1/65 0",
-            "thread_name 1/66 compute 0 (stream 66)",
+            "thread_name 1/66 compute 0 (stream 66, openreg:0, priority 0)",
             "thread_sort_index 1/66 1",
-            "thread_name 2/65 compute 0 (stream 65)",
+            "thread_name 2/65 compute 0 (stream 65, openreg:1, priority 0)",
             "thread_sort_index 2/65 2"),
         described);
+  }
+
+  @Test
+  void aWaitIsASliceWithAFlowFromTheKernelThatReleasedIt() throws Exception {
+    Span copy = new Span(0, 65, "copyToDevice", 1_000_000, 1_004_000, false);
+    Timeline timeline =
+        new Timeline(
+            List.of(COPY, COMPUTE),
+            new TraceLog(
+                List.of(
+                    new Span(0, 66, "gemm k=0", 1_000_000, 1_001_000, false),
+                    copy,
+                    new Span(0, 66, "gemm k=1", 1_004_100, 1_005_000, false)),
+                List.of(new Dependency(7, 1, 0, 65, 0, 66)),
+                List.of(new MemorySample(0, 500_000, 1 << 20), new MemorySample(0, 1_005_000, 0))));
+    JsonNode events = events(timeline);
+    List<JsonNode> begin = phase(events, "B");
+    List<JsonNode> end = phase(events, "E");
+    assertEquals(1, begin.size());
+    assertEquals(1, end.size());
+    assertEquals("wait", begin.get(0).get("cat").asText());
+    assertEquals(66, begin.get(0).get("tid").asLong());
+    assertEquals(1.0, begin.get(0).get("ts").asDouble(), 0.0);
+    assertEquals(4.1, end.get(0).get("ts").asDouble(), 1e-9);
+    assertEquals(
+        "copy-in (stream 65): copyToDevice", begin.get(0).get("args").get("released by").asText());
+
+    JsonNode start = phase(events, "s").get(0);
+    JsonNode finish = phase(events, "f").get(0);
+    assertEquals(start.get("id").asLong(), finish.get("id").asLong());
+    assertEquals(65, start.get("tid").asLong());
+    assertEquals(66, finish.get("tid").asLong());
+    assertEquals("e", finish.get("bp").asText());
+    double flowStart = start.get("ts").asDouble();
+    assertTrue(flowStart > 0 && flowStart < 4.0, "inside the copy: " + flowStart);
+    double flowEnd = finish.get("ts").asDouble();
+    assertTrue(flowEnd > 1.0 && flowEnd < 4.1, "inside the wait: " + flowEnd);
+
+    List<JsonNode> counters = phase(events, "C");
+    assertEquals(List.of(0.0, 5.0), counters.stream().map(c -> c.get("ts").asDouble()).toList());
+    assertEquals(ChromeTrace.MEMORY, counters.get(0).get("name").asText());
+    assertEquals(1.0, counters.get(0).get("args").get("MiB").asDouble(), 0.0);
+    assertEquals(0.0, counters.get(1).get("args").get("MiB").asDouble(), 0.0);
   }
 
   @Test

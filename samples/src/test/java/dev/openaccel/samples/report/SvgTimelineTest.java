@@ -10,6 +10,7 @@ import java.util.List;
 import javax.xml.parsers.DocumentBuilderFactory;
 import org.junit.jupiter.api.Test;
 import org.w3c.dom.Document;
+import org.w3c.dom.Element;
 import org.w3c.dom.NodeList;
 
 /** The SVG picture of a known timeline: well-formed, one lane per stream, kernels, axis. */
@@ -50,6 +51,52 @@ class SvgTimelineTest {
     assertTrue(texts.contains("openreg:0"), texts.toString());
     assertTrue(texts.containsAll(List.of("0", "2", "4", "6", "8")), "axis ticks: " + texts);
     assertTrue(texts.contains("time since the first kernel (ms)"), texts.toString());
+  }
+
+  @Test
+  void aWaitIsAHatchedRectangleWithAnArrowFromTheKernelThatReleasedIt() throws Exception {
+    Track copy = new Track(0, "openreg:0", 64, 1, "copy-in");
+    Timeline timeline =
+        new Timeline(
+            List.of(copy, LANE),
+            new TraceLog(
+                List.of(
+                    new Span(0, 65, "gemm 0", 0, 1_000_000, false),
+                    new Span(0, 64, "copyToDevice", 0, 6_000_000, false),
+                    new Span(0, 65, "gemm 1", 6_100_000, 10_000_000, false)),
+                List.of(new Dependency(3, 1, 0, 64, 0, 65)),
+                List.of()));
+    Document svg = parse(SvgTimeline.svg(timeline, "waits"));
+    List<Element> waits = byClass(svg, "rect", "wait");
+    assertEquals(1, waits.size());
+    assertEquals(
+        "wait 5.100 ms, released by copy-in (stream 64): copyToDevice",
+        waits.get(0).getTextContent());
+    List<Element> arrows = byClass(svg, "line", "dependency");
+    assertEquals(1, arrows.size());
+    Element arrow = arrows.get(0);
+    assertEquals("url(#arrow)", arrow.getAttribute("marker-end"));
+    double waitEnd =
+        Double.parseDouble(waits.get(0).getAttribute("x"))
+            + Double.parseDouble(waits.get(0).getAttribute("width"));
+    assertEquals(waitEnd, Double.parseDouble(arrow.getAttribute("x2")), 0.02);
+    assertTrue(
+        Double.parseDouble(arrow.getAttribute("x1")) < waitEnd, "arrow runs forward in time");
+    assertTrue(
+        Double.parseDouble(arrow.getAttribute("y1")) < Double.parseDouble(arrow.getAttribute("y2")),
+        "from the copy-in lane down to the compute lane");
+  }
+
+  private static List<Element> byClass(Document svg, String tag, String cssClass) {
+    NodeList nodes = svg.getElementsByTagName(tag);
+    List<Element> list = new ArrayList<>();
+    for (int i = 0; i < nodes.getLength(); i++) {
+      Element element = (Element) nodes.item(i);
+      if (element.getAttribute("class").equals(cssClass)) {
+        list.add(element);
+      }
+    }
+    return list;
   }
 
   @Test

@@ -6,6 +6,9 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import java.time.Duration;
 import java.util.List;
@@ -45,7 +48,7 @@ class TraceCollectorTest {
         () -> {
           throw new IllegalStateException("boom");
         });
-    List<Span> spans = TraceCollector.await(collector, testKit.system(), 2, WAIT);
+    List<Span> spans = TraceCollector.await(collector, testKit.system(), 2, WAIT).spans();
     assertEquals(List.of("first", "second"), spans.stream().map(Span::name).toList());
     for (Span span : spans) {
       assertEquals(1, span.device());
@@ -54,6 +57,39 @@ class TraceCollectorTest {
     assertEquals(false, spans.get(0).failed());
     assertEquals(true, spans.get(1).failed());
     assertTrue(spans.get(0).endNanos() <= spans.get(1).startNanos(), "stream order");
+  }
+
+  @Test
+  void aWaitIsPairedWithTheRecordItWaitsForAndMemoryTotalsAreKept() throws Exception {
+    ActorRef<TraceCollector.Command> collector = subscribedCollector();
+    Accelerator accelerator = Accelerator.get(testKit.system());
+    Device device = Device.parse("openreg:0");
+    Stream producer = accelerator.newStream(device);
+    Stream consumer = accelerator.newStream(device);
+    Event ready = accelerator.newEvent(device.type(), EventOptions.defaults());
+    try (DeviceBuffer buffer = accelerator.allocate(device, 4096)) {
+      producer.launch("produce", () -> {});
+      ready.record(producer);
+      consumer.waitEvent(ready);
+      consumer.launch("consume", () -> {});
+      consumer.synchronize();
+    }
+    TraceLog log = TraceCollector.await(collector, testKit.system(), 2, WAIT);
+    List<Dependency> edges =
+        log.dependencies().stream().filter(d -> d.eventId() == ready.id()).toList();
+    assertEquals(1, edges.size(), edges.toString());
+    Dependency edge = edges.get(0);
+    assertEquals(
+        List.of(0L, producer.id(), 0L, consumer.id()),
+        List.of(
+            (long) edge.recordDevice(),
+            edge.recordStream(),
+            (long) edge.waitDevice(),
+            edge.waitStream()));
+    assertTrue(
+        log.memory().stream().anyMatch(m -> m.device() == 0 && m.allocatedBytes() >= 4096),
+        "allocation seen: " + log.memory());
+    ready.close();
   }
 
   @Test
@@ -82,7 +118,7 @@ class TraceCollectorTest {
 
   private List<Span> awaitQuietly(ActorRef<TraceCollector.Command> collector, int kernels) {
     try {
-      return TraceCollector.await(collector, testKit.system(), kernels, WAIT);
+      return TraceCollector.await(collector, testKit.system(), kernels, WAIT).spans();
     } catch (InterruptedException e) {
       Thread.currentThread().interrupt();
       throw new IllegalStateException(e);

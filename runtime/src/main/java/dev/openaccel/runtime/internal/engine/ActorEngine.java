@@ -2,7 +2,6 @@ package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
-import dev.openaccel.runtime.DeviceContext;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.MemoryStats;
@@ -12,7 +11,6 @@ import dev.openaccel.runtime.actor.EventSignal;
 import dev.openaccel.runtime.spi.BackendEvent;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.CurrentContext;
-import dev.openaccel.runtime.spi.DeviceMemory;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.DeviceWork;
 import dev.openaccel.runtime.spi.Engine;
@@ -41,6 +39,7 @@ public final class ActorEngine implements Engine {
   private final Tracer tracer;
   private final EngineDevices devices;
   private final EngineEvents events;
+  private final CurrentDevice currentDevice;
 
   /**
    * Starts the device actors of {@code spec} under {@code system}'s system guardian.
@@ -61,6 +60,7 @@ public final class ActorEngine implements Engine {
     this.tracer = tracer;
     this.devices = new EngineDevices(this, system, syncTimeout);
     this.events = new EngineEvents(this, system.address().toString());
+    this.currentDevice = new CurrentDevice(type, spec.deviceCount(), current, devices);
   }
 
   EngineSpec spec() {
@@ -103,16 +103,16 @@ public final class ActorEngine implements Engine {
     return spec.priorityRange();
   }
 
-  // ---- the caller's current device and stream ----
+  // ---- the caller's current device and stream: see CurrentDevice ----
 
   @Override
   public Device getDevice() {
-    return Device.of(type, current.get().deviceIndex(type));
+    return currentDevice.get();
   }
 
   @Override
   public void setDevice(Device d) {
-    current.set(current.get().withDevice(Device.of(type, checkIndex(d))));
+    currentDevice.set(d);
   }
 
   @Override
@@ -124,24 +124,17 @@ public final class ActorEngine implements Engine {
 
   @Override
   public void uncheckedSetDevice(Device d) {
-    if (d != null && d.type().equals(type) && d.index() >= 0 && d.index() < deviceCount()) {
-      current.set(current.get().withDevice(d));
-    }
+    currentDevice.setUnchecked(d);
   }
 
   @Override
   public Stream getStream(Device d) {
-    int index = checkIndex(d);
-    DeviceContext context = current.get();
-    return context.stream(Device.of(type, index)).orElseGet(() -> devices.defaultStream(index));
+    return currentDevice.stream(d);
   }
 
   @Override
   public Stream exchangeStream(Stream s) {
-    handleOf(s);
-    Stream previous = getStream(s.device());
-    current.set(current.get().withStream(s));
-    return previous;
+    return currentDevice.exchangeStream(handleOf(s).stream());
   }
 
   // ---- streams and devices ----
@@ -212,24 +205,18 @@ public final class ActorEngine implements Engine {
     events.blockOn(handleOf(stream), signal);
   }
 
-  // ---- memory ----
+  // ---- memory: see EngineDevices ----
 
   @Override
   public DeviceBuffer allocate(Stream stream, long bytes) {
     require(Capability.DEVICE_MEMORY, "device memory");
-    StreamHandle handle = handleOf(stream);
-    DeviceMemory memory = spec.memory();
-    return memory != null
-        ? memory.allocate(stream, bytes)
-        : devices.allocator(stream.deviceIndex()).allocate(handle, bytes);
+    return devices.allocate(handleOf(stream), bytes);
   }
 
   @Override
   public MemoryStats memoryStats(Device d) {
     require(Capability.DEVICE_MEMORY, "device memory");
-    int index = checkIndex(d);
-    DeviceMemory memory = spec.memory();
-    return memory != null ? memory.stats(Device.of(type, index)) : devices.allocator(index).stats();
+    return devices.memoryStats(checkIndex(d));
   }
 
   // ---- events: see EngineEvents ----
@@ -324,24 +311,7 @@ public final class ActorEngine implements Engine {
 
   /** The device index {@code d} names, the current one if it has none; validated. */
   int checkIndex(Device d) {
-    Objects.requireNonNull(d, "device");
-    if (!d.type().equals(type)) {
-      throw new IllegalArgumentException("device " + d + " is not of device type " + type);
-    }
-    int index = d.hasIndex() ? d.index() : current.get().deviceIndex(type);
-    if (index >= deviceCount()) {
-      throw new IllegalArgumentException(
-          "device index is out of range: "
-              + d
-              + " (device type "
-              + type
-              + " has "
-              + deviceCount()
-              + " devices, valid indices 0.."
-              + (deviceCount() - 1)
-              + ")");
-    }
-    return index;
+    return currentDevice.index(d);
   }
 
   /** Throws the backend's "doesn't support" error unless {@code capability} is declared. */

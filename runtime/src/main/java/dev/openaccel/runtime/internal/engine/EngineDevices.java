@@ -1,8 +1,11 @@
 package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.DeviceMemory;
 import dev.openaccel.runtime.spi.EngineSpec;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.time.Duration;
@@ -89,9 +92,19 @@ final class EngineDevices {
     return units[device].streams().defaultStream().stream();
   }
 
-  /** The allocator of {@code device}; only called once DEVICE_MEMORY is checked. */
-  CachingAllocator allocator(int device) {
-    return units[device].allocator();
+  /** Allocates on {@code stream}'s device: the backend's own memory, or the simulated one. */
+  DeviceBuffer allocate(StreamHandle stream, long bytes) {
+    DeviceMemory memory = engine.spec().memory();
+    return memory != null
+        ? memory.allocate(stream.stream(), bytes)
+        : units[stream.stream().deviceIndex()].allocator().allocate(stream, bytes);
+  }
+
+  MemoryStats memoryStats(int device) {
+    DeviceMemory memory = engine.spec().memory();
+    return memory != null
+        ? memory.stats(units[device].device())
+        : units[device].allocator().stats();
   }
 
   /** Why the engine stopped, or null while it runs. */

@@ -15,14 +15,52 @@ import java.nio.ByteBuffer;
 final class MemoryWork {
   private MemoryWork() {}
 
-  static WorkItem.HostKernel copyToDevice(ByteBuffer src, Buffer dst) {
+  // ---- the stream's entry points: engine-simulated memory, or the backend's DeviceMemory ----
+
+  static WorkItem copyToDevice(ActorEngine engine, ByteBuffer src, DeviceBuffer dst) {
+    DeviceMemory memory = engine.spec().memory();
+    return memory == null
+        ? copyToDevice(src, engine.bufferOf(dst))
+        : new WorkItem.DeviceCommand("copyToDevice", memory.copyToDevice(src, dst));
+  }
+
+  static WorkItem copyToHost(ActorEngine engine, DeviceBuffer src, ByteBuffer dst) {
+    DeviceMemory memory = engine.spec().memory();
+    return memory == null
+        ? copyToHost(engine.bufferOf(src), dst)
+        : new WorkItem.DeviceCommand("copyToHost", memory.copyToHost(src, dst));
+  }
+
+  static WorkItem copy(ActorEngine engine, DeviceBuffer src, DeviceBuffer dst) {
+    DeviceMemory memory = engine.spec().memory();
+    return memory == null
+        ? copy(engine.bufferOf(src), engine.bufferOf(dst))
+        : new WorkItem.DeviceCommand("copy", memory.copy(src, dst));
+  }
+
+  static WorkItem kernel(
+      ActorEngine engine, String name, Kernel kernel, Stream stream, DeviceBuffer[] buffers) {
+    DeviceMemory memory = engine.spec().memory();
+    if (memory != null) {
+      return mappedKernel(name, kernel, stream, memory, buffers);
+    }
+    Buffer[] owned = new Buffer[buffers.length];
+    for (int i = 0; i < buffers.length; i++) {
+      owned[i] = engine.bufferOf(buffers[i]);
+    }
+    return kernel(name, kernel, stream, owned);
+  }
+
+  // ---- engine-simulated memory ----
+
+  private static WorkItem.HostKernel copyToDevice(ByteBuffer src, Buffer dst) {
     int length = sameSize("copyToDevice", src.remaining(), dst.size());
     int from = src.position();
     Block block = dst.block("copy into");
     return host("copyToDevice", () -> block.storage().put(0, src, from, length));
   }
 
-  static WorkItem.HostKernel copyToHost(Buffer src, ByteBuffer dst) {
+  private static WorkItem.HostKernel copyToHost(Buffer src, ByteBuffer dst) {
     if (dst.isReadOnly()) {
       throw new IllegalArgumentException("copyToHost needs a writable destination, got " + dst);
     }
@@ -32,7 +70,7 @@ final class MemoryWork {
     return host("copyToHost", () -> dst.put(to, block.storage(), 0, length));
   }
 
-  static WorkItem.HostKernel copy(Buffer src, Buffer dst) {
+  private static WorkItem.HostKernel copy(Buffer src, Buffer dst) {
     if (src.size() != dst.size()) {
       throw new IllegalArgumentException(
           "copy size mismatch: source "
@@ -51,7 +89,8 @@ final class MemoryWork {
     return host("copy", () -> to.storage().put(0, from.storage(), 0, length));
   }
 
-  static WorkItem.HostKernel kernel(String name, Kernel kernel, Stream stream, Buffer[] buffers) {
+  private static WorkItem.HostKernel kernel(
+      String name, Kernel kernel, Stream stream, Buffer[] buffers) {
     Block[] blocks = new Block[buffers.length];
     int[] sizes = new int[buffers.length];
     for (int i = 0; i < buffers.length; i++) {
@@ -66,7 +105,7 @@ final class MemoryWork {
    * A Java kernel over buffers of a backend's own {@link DeviceMemory}: each buffer is mapped for
    * the kernel's run and unmapped after it, on the device thread.
    */
-  static WorkItem.HostKernel mappedKernel(
+  private static WorkItem.HostKernel mappedKernel(
       String name, Kernel kernel, Stream stream, DeviceMemory memory, DeviceBuffer[] buffers) {
     for (DeviceBuffer buffer : buffers) {
       checkSameDevice(name, stream, buffer);

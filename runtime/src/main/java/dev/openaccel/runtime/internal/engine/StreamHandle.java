@@ -8,7 +8,6 @@ import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Kernel;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Capability;
-import dev.openaccel.runtime.spi.DeviceMemory;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.nio.ByteBuffer;
@@ -146,43 +145,22 @@ final class StreamHandle implements Stream.Ops {
 
   @Override
   public void copyToDevice(ByteBuffer src, DeviceBuffer dst) {
-    DeviceMemory memory = engine.spec().memory();
-    enqueue(
-        memory == null
-            ? MemoryWork.copyToDevice(src, engine.bufferOf(dst))
-            : new WorkItem.DeviceCommand("copyToDevice", memory.copyToDevice(src, dst)));
+    enqueue(MemoryWork.copyToDevice(engine, src, dst));
   }
 
   @Override
   public void copyToHost(DeviceBuffer src, ByteBuffer dst) {
-    DeviceMemory memory = engine.spec().memory();
-    enqueue(
-        memory == null
-            ? MemoryWork.copyToHost(engine.bufferOf(src), dst)
-            : new WorkItem.DeviceCommand("copyToHost", memory.copyToHost(src, dst)));
+    enqueue(MemoryWork.copyToHost(engine, src, dst));
   }
 
   @Override
   public void copy(DeviceBuffer src, DeviceBuffer dst) {
-    DeviceMemory memory = engine.spec().memory();
-    enqueue(
-        memory == null
-            ? MemoryWork.copy(engine.bufferOf(src), engine.bufferOf(dst))
-            : new WorkItem.DeviceCommand("copy", memory.copy(src, dst)));
+    enqueue(MemoryWork.copy(engine, src, dst));
   }
 
   @Override
   public void launch(String name, Kernel kernel, DeviceBuffer... buffers) {
-    DeviceMemory memory = engine.spec().memory();
-    if (memory != null) {
-      enqueue(MemoryWork.mappedKernel(name, kernel, stream, memory, buffers));
-      return;
-    }
-    Buffer[] owned = new Buffer[buffers.length];
-    for (int i = 0; i < buffers.length; i++) {
-      owned[i] = engine.bufferOf(buffers[i]);
-    }
-    enqueue(MemoryWork.kernel(name, kernel, stream, owned));
+    enqueue(MemoryWork.kernel(engine, name, kernel, stream, buffers));
   }
 
   @Override

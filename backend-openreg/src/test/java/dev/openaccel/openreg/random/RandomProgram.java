@@ -1,0 +1,160 @@
+package dev.openaccel.openreg.random;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.BitSet;
+import java.util.Collections;
+import java.util.List;
+import java.util.SplittableRandom;
+
+/**
+ * A random program over streams of several devices and a few events, generated from a seed, with
+ * the orderings it declares. The model follows each stream's frontier: the set of kernels that work
+ * enqueued next on that stream must wait for. Program order adds each kernel to its stream's
+ * frontier; a record captures the frontier (one generation); a block adds the generation current at
+ * block time; a stream wait adds the other stream's frontier. Host synchronizations must return
+ * only after the kernels they cover have ended.
+ */
+final class RandomProgram {
+
+  enum Kind {
+    LAUNCH,
+    RECORD,
+    BLOCK,
+    WAIT_STREAM,
+    STREAM_SYNC,
+    EVENT_SYNC,
+    DEVICE_SYNC
+  }
+
+  /** One operation; unused fields are -1. */
+  record Op(int index, Kind kind, int stream, int other, int event, int device, int spinNanos) {
+    @Override
+    public String toString() {
+      return switch (kind) {
+        case LAUNCH -> index + ": launch on s" + stream + " (spin " + spinNanos + " ns)";
+        case RECORD -> index + ": record e" + event + " on s" + stream;
+        case BLOCK -> index + ": block s" + stream + " on e" + event;
+        case WAIT_STREAM -> index + ": s" + stream + " waits for s" + other;
+        case STREAM_SYNC -> index + ": synchronize s" + stream;
+        case EVENT_SYNC -> index + ": synchronize e" + event;
+        case DEVICE_SYNC -> index + ": synchronize device " + device;
+      };
+    }
+  }
+
+  private final long seed;
+  private final List<Op> ops;
+  private final List<BitSet> mustEndBefore;
+
+  private RandomProgram(long seed, List<Op> ops, List<BitSet> mustEndBefore) {
+    this.seed = seed;
+    this.ops = Collections.unmodifiableList(ops);
+    this.mustEndBefore = Collections.unmodifiableList(mustEndBefore);
+  }
+
+  long seed() {
+    return seed;
+  }
+
+  List<Op> ops() {
+    return ops;
+  }
+
+  /**
+   * The kernels (by op index) that must have ended before op {@code index} starts (a launch) or
+   * returns (a host synchronization); empty for other ops.
+   */
+  BitSet mustEndBefore(int index) {
+    return (BitSet) mustEndBefore.get(index).clone();
+  }
+
+  /**
+   * Generates a program of {@code minOps..maxOps} operations.
+   *
+   * @param streamDevices the device of each stream the program may use
+   * @param events the number of event slots
+   * @param devices the number of devices
+   */
+  static RandomProgram generate(
+      long seed, int[] streamDevices, int events, int devices, int minOps, int maxOps) {
+    SplittableRandom random = new SplittableRandom(seed);
+    int length = random.nextInt(minOps, maxOps + 1);
+    int streams = streamDevices.length;
+    BitSet[] frontier = new BitSet[streams];
+    for (int s = 0; s < streams; s++) {
+      frontier[s] = new BitSet();
+    }
+    BitSet[] captured = new BitSet[events]; // null until recorded
+    int[] eventDevice = new int[events];
+    Arrays.fill(eventDevice, -1);
+    List<Op> ops = new ArrayList<>(length);
+    List<BitSet> mustEnd = new ArrayList<>(length);
+    for (int i = 0; i < length; i++) {
+      int roll = random.nextInt(100);
+      int s = random.nextInt(streams);
+      int e = random.nextInt(events);
+      BitSet before = new BitSet();
+      Op op;
+      if (roll < 45) {
+        int spin = random.nextBoolean() ? 0 : random.nextInt(1_000, 5_001);
+        op = new Op(i, Kind.LAUNCH, s, -1, -1, -1, spin);
+        before.or(frontier[s]);
+        frontier[s].set(i);
+      } else if (roll < 60) {
+        if (eventDevice[e] >= 0) {
+          s = streamOn(random, streamDevices, eventDevice[e]);
+        }
+        op = new Op(i, Kind.RECORD, s, -1, e, -1, -1);
+        eventDevice[e] = streamDevices[s];
+        captured[e] = (BitSet) frontier[s].clone();
+      } else if (roll < 75) {
+        op = new Op(i, Kind.BLOCK, s, -1, e, -1, -1);
+        if (captured[e] != null) {
+          frontier[s].or(captured[e]);
+        }
+      } else if (roll < 83) {
+        int other = random.nextInt(streams);
+        op = new Op(i, Kind.WAIT_STREAM, s, other, -1, -1, -1);
+        frontier[s].or(frontier[other]);
+      } else if (roll < 89) {
+        op = new Op(i, Kind.STREAM_SYNC, s, -1, -1, -1, -1);
+        before.or(frontier[s]);
+      } else if (roll < 95) {
+        op = new Op(i, Kind.EVENT_SYNC, -1, -1, e, -1, -1);
+        if (captured[e] != null) {
+          before.or(captured[e]);
+        }
+      } else {
+        int d = random.nextInt(devices);
+        op = new Op(i, Kind.DEVICE_SYNC, -1, -1, -1, d, -1);
+        for (int t = 0; t < streams; t++) {
+          if (streamDevices[t] == d) {
+            before.or(frontier[t]);
+          }
+        }
+      }
+      ops.add(op);
+      mustEnd.add(before);
+    }
+    return new RandomProgram(seed, ops, mustEnd);
+  }
+
+  private static int streamOn(SplittableRandom random, int[] streamDevices, int device) {
+    while (true) {
+      int s = random.nextInt(streamDevices.length);
+      if (streamDevices[s] == device) {
+        return s;
+      }
+    }
+  }
+
+  @Override
+  public String toString() {
+    StringBuilder text = new StringBuilder("program of seed " + seed + ":");
+    for (Op op : ops) {
+      text.append("\n  ").append(op);
+    }
+    return text.toString();
+  }
+}

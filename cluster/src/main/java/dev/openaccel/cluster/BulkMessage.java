@@ -1,0 +1,6 @@
+package dev.openaccel.cluster;
+
+/**
+ * Marks the bulk-data messages, bound to {@link BulkSerializer} (raw bytes, no Jackson). Internal.
+ */
+interface BulkMessage {}

@@ -1,0 +1,44 @@
+package dev.openaccel.cluster;
+
+import com.typesafe.config.Config;
+import java.time.Duration;
+
+/**
+ * The {@code openaccel.cluster} settings, checked once when the extension starts. Internal.
+ *
+ * @param controlTimeout how long a control request (describe, new stream, record, allocate, free,
+ *     pin) may take
+ * @param window the bytes of bulk data one node may have in flight to another, unacknowledged
+ * @param bulkTimeout how long an announced chunk may be missing while nothing else arrives from its
+ *     node before the transfer fails as lost
+ */
+record ClusterSettings(Duration controlTimeout, long window, Duration bulkTimeout) {
+
+  static ClusterSettings from(Config config) {
+    Config cluster = config.getConfig("openaccel.cluster");
+    long window = cluster.getBytes("bulk.window");
+    int queue = config.getInt("pekko.remote.artery.advanced.outbound-large-message-queue-size");
+    long frame = config.getBytes("pekko.remote.artery.advanced.maximum-large-frame-size");
+    if (window < NodeCopy.CHUNK || window / NodeCopy.CHUNK > queue / 2) {
+      throw new IllegalArgumentException(
+          "openaccel.cluster.bulk.window = "
+              + window
+              + " bytes must hold at least one chunk of "
+              + NodeCopy.CHUNK
+              + " bytes and at most half of "
+              + "pekko.remote.artery.advanced.outbound-large-message-queue-size = "
+              + queue
+              + " chunks, so that bulk data never overflows Artery's queue");
+    }
+    if (frame < NodeCopy.CHUNK + 4096) {
+      throw new IllegalArgumentException(
+          "pekko.remote.artery.advanced.maximum-large-frame-size = "
+              + frame
+              + " bytes cannot carry a chunk of "
+              + NodeCopy.CHUNK
+              + " bytes");
+    }
+    return new ClusterSettings(
+        cluster.getDuration("control-timeout"), window, cluster.getDuration("bulk.timeout"));
+  }
+}

@@ -1,0 +1,178 @@
+package dev.openaccel.runtime.internal.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.EventOptions;
+import dev.openaccel.runtime.PriorityRange;
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.Capability;
+import dev.openaccel.runtime.spi.EngineSpec;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The engine over an asynchronous device queue ({@link QueueDevice}), written against the SPI only:
+ * device work is submitted in stream order and ends later on another thread; Java kernels wait for
+ * the device work before them; a wait on a marker of the same executor happens on the device;
+ * failures surface at the next covering sync and later work still runs.
+ */
+class AsyncQueueEngineTest {
+  private static final ActorTestKit KIT = ActorTestKit.create();
+  private static final DeviceType TYPE = DeviceType.of("queued");
+  private static final QueueDevice DEVICE = new QueueDevice();
+  private static final ActorEngine ENGINE =
+      Engines.start(
+          KIT.system(),
+          EngineSpec.builder(TYPE)
+              .deviceCount(1)
+              .priorityRange(new PriorityRange(0, 0))
+              .computeUnits(2)
+              .capabilities(Capability.EVENTS, Capability.TIMING)
+              .executor(DEVICE)
+              .build(),
+          Duration.ofSeconds(30));
+  private static final Device D0 = Device.of(TYPE, 0);
+
+  @AfterAll
+  static void stop() {
+    KIT.shutdownTestKit();
+  }
+
+  private static Stream newStream() {
+    return ENGINE.getNewStream(D0, 0);
+  }
+
+  private static void device(Stream stream, String name, Runnable body) {
+    ENGINE.enqueue(stream, name, new QueueDevice.Work(body));
+  }
+
+  private static Runnable awaiting(CountDownLatch gate) {
+    return () -> {
+      try {
+        assertTrue(gate.await(10, TimeUnit.SECONDS), "gate opened in time");
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    };
+  }
+
+  @Test
+  void deviceWorkRunsInStreamOrder() {
+    Stream stream = newStream();
+    List<Integer> seen = new CopyOnWriteArrayList<>();
+    for (int i = 0; i < 200; i++) {
+      int n = i;
+      device(stream, "append", () -> seen.add(n));
+    }
+    stream.synchronize();
+    assertTrue(stream.query());
+    assertEquals(200, seen.size());
+    for (int i = 0; i < 200; i++) {
+      assertEquals(i, seen.get(i));
+    }
+  }
+
+  @Test
+  void aJavaKernelRunsOnlyAfterTheDeviceWorkBeforeItEnded() {
+    Stream stream = newStream();
+    List<String> order = new CopyOnWriteArrayList<>();
+    CountDownLatch gate = new CountDownLatch(1);
+    device(
+        stream,
+        "gated",
+        () -> {
+          awaiting(gate).run();
+          order.add("device");
+        });
+    stream.launch("java", () -> order.add("java"));
+    assertFalse(stream.query(), "the gated device work is still running");
+    assertEquals(List.of(), order);
+    gate.countDown();
+    stream.synchronize();
+    assertEquals(List.of("device", "java"), order);
+  }
+
+  @Test
+  void aWaitOnARecordOfTheSameExecutorHappensOnTheDevice() {
+    Stream producer = newStream();
+    Stream consumer = newStream();
+    List<String> order = new CopyOnWriteArrayList<>();
+    CountDownLatch gate = new CountDownLatch(1);
+    Event ready = Engines.newEvent(ENGINE, EventOptions.defaults());
+    int marksBefore = DEVICE.marks.get();
+    int waitsBefore = DEVICE.deviceWaits.get();
+    device(
+        producer,
+        "produce",
+        () -> {
+          awaiting(gate).run();
+          order.add("produced");
+        });
+    ready.record(producer);
+    assertTrue(Engines.eventually(() -> DEVICE.marks.get() > marksBefore), "record submitted");
+    ready.block(consumer);
+    device(consumer, "consume", () -> order.add("consumed"));
+    assertTrue(
+        Engines.eventually(() -> DEVICE.deviceWaits.get() > waitsBefore), "device-side wait");
+    gate.countDown();
+    consumer.synchronize();
+    assertEquals(List.of("produced", "consumed"), order);
+  }
+
+  @Test
+  void failedDeviceWorkSurfacesAtTheNextSyncAndLaterWorkStillRuns() {
+    Stream stream = newStream();
+    List<String> order = new CopyOnWriteArrayList<>();
+    device(
+        stream,
+        "boom",
+        () -> {
+          throw new IllegalStateException("device fault");
+        });
+    Event after = Engines.newEvent(ENGINE, EventOptions.defaults());
+    after.record(stream);
+    device(stream, "later", () -> order.add("later"));
+    DeviceExecutionException failure =
+        assertThrows(DeviceExecutionException.class, stream::synchronize);
+    assertTrue(failure.getMessage().contains("device work 'boom'"), failure.getMessage());
+    assertTrue(failure.getMessage().contains("device fault"), failure.getMessage());
+    assertEquals(List.of("later"), order);
+    assertThrows(DeviceExecutionException.class, after::synchronize);
+    stream.synchronize(); // reported once
+  }
+
+  @Test
+  void elapsedTimeComesFromTheDevicesEndTimes() {
+    Stream stream = newStream();
+    Event start = Engines.newEvent(ENGINE, EventOptions.timing());
+    Event end = Engines.newEvent(ENGINE, EventOptions.timing());
+    start.record(stream);
+    device(stream, "work", () -> {});
+    end.record(stream);
+    end.synchronize();
+    assertTrue(start.query());
+    assertTrue(start.elapsedTime(end) >= 0);
+  }
+
+  @Test
+  void aSubmittedKernelSeesTheDeviceWorkBeforeIt() throws Exception {
+    Stream stream = newStream();
+    List<String> order = new CopyOnWriteArrayList<>();
+    device(stream, "device", () -> order.add("device"));
+    int seen = stream.submit("count", order::size).toCompletableFuture().get(10, TimeUnit.SECONDS);
+    assertEquals(1, seen);
+  }
+}

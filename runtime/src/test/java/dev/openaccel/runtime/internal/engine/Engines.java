@@ -1,0 +1,54 @@
+package dev.openaccel.runtime.internal.engine;
+
+import dev.openaccel.runtime.DeviceContext;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.EventOptions;
+import dev.openaccel.runtime.InlineEvent;
+import dev.openaccel.runtime.internal.AcceleratorCore;
+import dev.openaccel.runtime.spi.CurrentContext;
+import dev.openaccel.runtime.spi.EngineSpec;
+import dev.openaccel.runtime.spi.VirtualGuardImpl;
+import java.time.Duration;
+import java.util.function.BooleanSupplier;
+import org.apache.pekko.actor.typed.ActorSystem;
+
+/** Engines for the engine's own tests, built straight from a spec in a test kit's system. */
+final class Engines {
+  private Engines() {}
+
+  static ActorEngine start(ActorSystem<?> system, EngineSpec spec, Duration syncTimeout) {
+    return new ActorEngine(
+        spec, system, AcceleratorCore.get(system).tracer(), threadConfined(), syncTimeout);
+  }
+
+  static Event newEvent(ActorEngine engine, EventOptions options) {
+    return InlineEvent.create(new VirtualGuardImpl(engine), options);
+  }
+
+  /** Waits until {@code condition} holds, at most 10 s; false if it never did. */
+  static boolean eventually(BooleanSupplier condition) {
+    long deadline = System.nanoTime() + Duration.ofSeconds(10).toNanos();
+    while (!condition.getAsBoolean()) {
+      if (System.nanoTime() > deadline) {
+        return false;
+      }
+      Thread.yield();
+    }
+    return true;
+  }
+
+  private static CurrentContext threadConfined() {
+    ThreadLocal<DeviceContext> slot = ThreadLocal.withInitial(DeviceContext::empty);
+    return new CurrentContext() {
+      @Override
+      public DeviceContext get() {
+        return slot.get();
+      }
+
+      @Override
+      public void set(DeviceContext context) {
+        slot.set(context);
+      }
+    };
+  }
+}

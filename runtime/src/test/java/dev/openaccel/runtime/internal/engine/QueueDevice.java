@@ -1,0 +1,111 @@
+package dev.openaccel.runtime.internal.engine;
+
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.Completion;
+import dev.openaccel.runtime.spi.DeviceExecutor;
+import dev.openaccel.runtime.spi.DeviceQueue;
+import dev.openaccel.runtime.spi.DeviceWork;
+import dev.openaccel.runtime.spi.Marker;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+
+/**
+ * A test device with real asynchronous queues, written only against the SPI: each stream's queue is
+ * a thread of its own that runs submitted work in order and reports ends through {@link Completion}
+ * from that thread, as a device callback would. Device-side waits block that queue's thread until
+ * the marker is reached, so they need no host round trip through the engine.
+ */
+final class QueueDevice implements DeviceExecutor {
+
+  /** Work for this device: a body that runs on the queue's thread; it may throw. */
+  record Work(Runnable body) implements DeviceWork {}
+
+  /** How many device-side waits the queues accepted. */
+  final AtomicInteger deviceWaits = new AtomicInteger();
+
+  /** How many markers the queues were given. */
+  final AtomicInteger marks = new AtomicInteger();
+
+  @Override
+  public DeviceQueue open(Stream stream) {
+    return new Queue(stream);
+  }
+
+  private final class Queue implements DeviceQueue {
+    private final ExecutorService thread;
+
+    Queue(Stream stream) {
+      this.thread =
+          Executors.newSingleThreadExecutor(
+              body -> {
+                Thread t = new Thread(body, "queue-device-" + stream.id());
+                t.setDaemon(true);
+                return t;
+              });
+    }
+
+    @Override
+    public void submit(DeviceWork work, Completion done) {
+      Work w = (Work) work;
+      thread.execute(
+          () -> {
+            try {
+              w.body().run();
+              done.complete(System.nanoTime());
+            } catch (RuntimeException e) {
+              done.fail(e);
+            }
+          });
+    }
+
+    @Override
+    public Marker mark(Completion done) {
+      marks.incrementAndGet();
+      QueueMarker marker = new QueueMarker();
+      thread.execute(
+          () -> {
+            long now = System.nanoTime();
+            marker.reached.complete(now);
+            done.complete(now);
+          });
+      return marker;
+    }
+
+    @Override
+    public boolean waitFor(Marker marker, Completion done) {
+      if (!(marker instanceof QueueMarker m) || m.released.get()) {
+        return false;
+      }
+      deviceWaits.incrementAndGet();
+      thread.execute(
+          () -> {
+            try {
+              m.reached.get(30, TimeUnit.SECONDS); // the device itself waits, bounded
+              done.complete(System.nanoTime());
+            } catch (Exception e) {
+              done.fail(e);
+            }
+          });
+      return true;
+    }
+
+    @Override
+    public void close() {
+      thread.shutdown();
+    }
+  }
+
+  private static final class QueueMarker implements Marker {
+    final CompletableFuture<Long> reached = new CompletableFuture<>();
+    final AtomicBoolean released = new AtomicBoolean();
+
+    @Override
+    public void release() {
+      released.set(true);
+    }
+  }
+}
