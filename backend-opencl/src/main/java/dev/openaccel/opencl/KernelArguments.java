@@ -79,7 +79,7 @@ final class KernelArguments {
     switch (p.space()) {
       case GLOBAL, CONSTANT -> {
         ClBuffer buffer = ClBuffer.of(require(kernel, p, arg, DeviceBuffer.class), memory);
-        bits[i] = buffer.acquire("launch " + kernel + " on");
+        bits[i] = buffer.acquire("launch a kernel on");
         buffers[i] = buffer;
         sizes[i] = Long.BYTES;
       }
