@@ -46,11 +46,80 @@ final class RandomProgram {
   private final long seed;
   private final List<Op> ops;
   private final List<BitSet> mustEndBefore;
+  private final int[] streamDevices;
 
-  private RandomProgram(long seed, List<Op> ops, List<BitSet> mustEndBefore) {
+  private RandomProgram(long seed, List<Op> ops, List<BitSet> mustEndBefore, int[] streamDevices) {
     this.seed = seed;
     this.ops = Collections.unmodifiableList(ops);
     this.mustEndBefore = Collections.unmodifiableList(mustEndBefore);
+    this.streamDevices = streamDevices.clone();
+  }
+
+  /** What a kernel does wrong after its work, in the fault mode. */
+  enum Fault {
+    NONE,
+    THROWS_EXCEPTION,
+    THROWS_OUT_OF_MEMORY,
+    THROWS_STACK_OVERFLOW,
+    THROWS_INTERNAL_ERROR,
+    RESTORES_INTERRUPT,
+    SWITCHES_DEVICE_AND_STREAM;
+
+    boolean fails() {
+      return name().startsWith("THROWS");
+    }
+  }
+
+  /**
+   * The faults of this program's kernels, drawn from a source of their own so that the ops of a
+   * seed are the same with and without faults: about one kernel in five misbehaves.
+   */
+  Fault[] faults() {
+    SplittableRandom random = new SplittableRandom(~seed);
+    Fault[] faults = new Fault[ops.size()];
+    Fault[] kinds = Fault.values();
+    for (Op op : ops) {
+      faults[op.index()] =
+          op.kind() == Kind.LAUNCH && random.nextInt(5) == 0
+              ? kinds[random.nextInt(1, kinds.length)]
+              : Fault.NONE;
+    }
+    return faults;
+  }
+
+  /**
+   * For each host synchronization, whether it must report a failure, given {@code faults}: a
+   * failing kernel is reported by the next synchronization of its stream (or of its device), by the
+   * synchronize of an event recorded after it on that stream, and it travels through waits to what
+   * the waiting stream reports next.
+   */
+  boolean[] mustFail(Fault[] faults, int events) {
+    boolean[] unreported = new boolean[streamDevices.length];
+    Boolean[] recordFailed = new Boolean[events]; // null until recorded
+    boolean[] expect = new boolean[ops.size()];
+    for (Op op : ops) {
+      int s = op.stream();
+      switch (op.kind()) {
+        case LAUNCH -> unreported[s] |= faults[op.index()].fails();
+        case RECORD -> recordFailed[op.event()] = unreported[s];
+        case BLOCK -> unreported[s] |= Boolean.TRUE.equals(recordFailed[op.event()]);
+        case WAIT_STREAM -> unreported[s] |= s != op.other() && unreported[op.other()];
+        case STREAM_SYNC -> {
+          expect[op.index()] = unreported[s];
+          unreported[s] = false;
+        }
+        case EVENT_SYNC -> expect[op.index()] = Boolean.TRUE.equals(recordFailed[op.event()]);
+        case DEVICE_SYNC -> {
+          for (int t = 0; t < unreported.length; t++) {
+            if (streamDevices[t] == op.device()) {
+              expect[op.index()] |= unreported[t];
+              unreported[t] = false;
+            }
+          }
+        }
+      }
+    }
+    return expect;
   }
 
   long seed() {
@@ -137,7 +206,7 @@ final class RandomProgram {
       ops.add(op);
       mustEnd.add(before);
     }
-    return new RandomProgram(seed, ops, mustEnd);
+    return new RandomProgram(seed, ops, mustEnd, streamDevices);
   }
 
   private static int streamOn(SplittableRandom random, int[] streamDevices, int device) {

@@ -1,6 +1,7 @@
 package dev.openaccel.openreg.random;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 
 import com.typesafe.config.Config;
@@ -8,15 +9,19 @@ import com.typesafe.config.ConfigFactory;
 import dev.openaccel.openreg.OpenRegProvider;
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.Arrays;
 import java.util.BitSet;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicIntegerArray;
@@ -34,6 +39,13 @@ import org.junit.jupiter.api.Test;
  * ended before kernel b started" is {@code end[a] < start[b]}; a host synchronization takes a
  * ticket when it returns. Reproduce a failure with {@code -Dopenaccel.random-program.seed=SEED
  * -Dopenaccel.random-program.count=1}; the failure message names the seed.
+ *
+ * <p>The fault mode adds misbehaving kernels (throwing exceptions and errors of the JVM, restoring
+ * interrupt flags, switching device and stream): every kernel must still start in a clean context,
+ * every ordering must hold, no stream may hang, and each synchronization must report a failure
+ * exactly when the model says one is due. With racing host threads that record and block one shared
+ * event on the program's streams at the same time, the racers add waits the model does not know, so
+ * there a synchronization must report every failure the model predicts and never invent one.
  */
 class RandomProgramTest {
   private static final long BASE_SEED = Long.getLong("openaccel.random-program.seed", 20_240_917L);
@@ -43,19 +55,35 @@ class RandomProgramTest {
   private static final int EVENTS = 3;
   private static final long WAIT_SECONDS = 10;
 
+  private static final int FAULTY_PROGRAMS = Math.max(1, PROGRAMS / 5);
+
+  /** How a batch of programs runs. */
+  private record Mode(boolean faults, int racers, int programs) {}
+
   @Test
   void randomProgramsKeepEveryDeclaredOrdering() {
-    runAll("random-programs", "");
+    runAll("random-programs", "", new Mode(false, 0, PROGRAMS));
   }
 
   @Test
   void randomProgramsKeepEveryDeclaredOrderingUnderLaunchJitter() {
     runAll(
         "random-programs-jitter",
-        "openaccel.openreg.launch-jitter = 20us\nopenaccel.openreg.seed = " + BASE_SEED);
+        "openaccel.openreg.launch-jitter = 20us\nopenaccel.openreg.seed = " + BASE_SEED,
+        new Mode(false, 0, PROGRAMS));
   }
 
-  private static void runAll(String systemName, String settings) {
+  @Test
+  void faultyKernelsFailExactlyWhereTheContractSaysAndHarmNoOtherKernel() {
+    runAll("random-programs-faults", "", new Mode(true, 0, FAULTY_PROGRAMS));
+  }
+
+  @Test
+  void faultyKernelsWithRacingHostThreadsLoseNoFailureAndHangNothing() {
+    runAll("random-programs-racers", "", new Mode(true, 2, FAULTY_PROGRAMS));
+  }
+
+  private static void runAll(String systemName, String settings, Mode mode) {
     Config config =
         ConfigFactory.parseString(settings)
             .withFallback(
@@ -75,10 +103,16 @@ class RandomProgramTest {
       }
       assertEquals(DEVICES * STREAMS_PER_DEVICE, streams.size());
       int[] streamDevices = streams.stream().mapToInt(Stream::deviceIndex).toArray();
-      for (int i = 0; i < PROGRAMS; i++) {
+      int failuresReported = 0;
+      for (int i = 0; i < mode.programs(); i++) {
         RandomProgram program =
             RandomProgram.generate(BASE_SEED + i, streamDevices, EVENTS, DEVICES, 20, 40);
-        new Run(accelerator, streams, program).execute();
+        failuresReported += new Run(accelerator, streams, program, mode).execute();
+      }
+      if (mode.faults()) {
+        assertTrue(
+            failuresReported >= mode.programs() / 10,
+            "the fault mode exercised too few failures: " + failuresReported);
       }
     }
   }
@@ -94,33 +128,51 @@ class RandomProgramTest {
     private final AtomicIntegerArray runs;
     private final long[] returned;
     private final Event[] events = new Event[EVENTS];
+    private final Mode mode;
+    private final RandomProgram.Fault[] faults;
+    private final boolean[] mustFail;
+    private final Throwable[] reported;
+    private final List<String> unclean = new CopyOnWriteArrayList<>();
 
-    Run(Accelerator accelerator, List<Stream> streams, RandomProgram program) {
+    Run(Accelerator accelerator, List<Stream> streams, RandomProgram program, Mode mode) {
       this.accelerator = accelerator;
       this.streams = streams;
       this.program = program;
+      this.mode = mode;
       int length = program.ops().size();
+      this.faults = mode.faults() ? program.faults() : new RandomProgram.Fault[length];
+      if (!mode.faults()) {
+        Arrays.fill(faults, RandomProgram.Fault.NONE);
+      }
+      this.mustFail = program.mustFail(faults, EVENTS);
+      this.reported = new Throwable[length];
       this.start = new AtomicLongArray(length);
       this.end = new AtomicLongArray(length);
       this.runs = new AtomicIntegerArray(length);
       this.returned = new long[length];
     }
 
-    void execute() {
+    /** Runs the program and checks it; returns how many synchronizations reported a failure. */
+    int execute() {
       for (int e = 0; e < EVENTS; e++) {
         EventOptions options = EventOptions.defaults().withTiming(e == 1).withBlocking(e == 2);
         events[e] = accelerator.newEvent(OpenRegProvider.TYPE, options);
       }
+      Racers racers = new Racers(accelerator, streams, mode.racers(), program.seed());
       try {
         for (RandomProgram.Op op : program.ops()) {
           perform(op);
         }
+        racers.stop();
         awaitAll();
         check();
+        checkFailures();
+        return (int) Arrays.stream(reported).filter(f -> f != null).count();
       } catch (AssertionError | RuntimeException e) {
         throw new AssertionError(
             describe(e instanceof AssertionError ? e.getMessage() : e.toString()), e);
       } finally {
+        racers.stop();
         for (Event event : events) {
           event.close();
         }
@@ -130,29 +182,42 @@ class RandomProgramTest {
     private void perform(RandomProgram.Op op) {
       int i = op.index();
       switch (op.kind()) {
-        case LAUNCH -> streams.get(op.stream()).launch("op" + i, () -> kernel(i, op.spinNanos()));
+        case LAUNCH -> {
+          Stream stream = streams.get(op.stream());
+          stream.launch("op" + i, () -> kernel(i, op.spinNanos(), stream));
+        }
         case RECORD -> events[op.event()].record(streams.get(op.stream()));
         case BLOCK -> events[op.event()].block(streams.get(op.stream()));
         case WAIT_STREAM -> streams.get(op.stream()).waitStream(streams.get(op.other()));
         case STREAM_SYNC -> {
-          await(streams.get(op.stream()).synchronizeAsync(), op);
+          reported[i] = await(streams.get(op.stream()).synchronizeAsync(), op);
           returned[i] = tickets.incrementAndGet();
         }
         case EVENT_SYNC -> {
-          if (!events[op.event()].synchronize(Duration.ofSeconds(WAIT_SECONDS))) {
-            fail("hang: " + op + " did not return within " + WAIT_SECONDS + " s");
+          try {
+            if (!events[op.event()].synchronize(Duration.ofSeconds(WAIT_SECONDS))) {
+              fail("hang: " + op + " did not return within " + WAIT_SECONDS + " s");
+            }
+          } catch (DeviceExecutionException failure) {
+            reported[i] = failure;
           }
           returned[i] = tickets.incrementAndGet();
         }
         case DEVICE_SYNC -> {
-          await(accelerator.synchronizeAsync(Device.of(OpenRegProvider.TYPE, op.device())), op);
+          reported[i] =
+              await(accelerator.synchronizeAsync(Device.of(OpenRegProvider.TYPE, op.device())), op);
           returned[i] = tickets.incrementAndGet();
         }
       }
     }
 
-    private void kernel(int op, int spinNanos) {
+    private void kernel(int op, int spinNanos, Stream stream) {
       start.set(op, tickets.incrementAndGet());
+      if (!accelerator.currentDevice().equals(stream.device())
+          || !accelerator.currentStream().equals(stream)
+          || Thread.currentThread().isInterrupted()) {
+        unclean.add("op" + op + " started in " + accelerator.captureContext());
+      }
       if (spinNanos > 0) {
         long until = System.nanoTime() + spinNanos;
         while (System.nanoTime() - until < 0) {
@@ -161,6 +226,23 @@ class RandomProgramTest {
       }
       runs.incrementAndGet(op);
       end.set(op, tickets.incrementAndGet());
+      misbehave(op);
+    }
+
+    private void misbehave(int op) {
+      String what = "fault of op" + op;
+      switch (faults[op]) {
+        case NONE -> {}
+        case THROWS_EXCEPTION -> throw new IllegalStateException(what);
+        case THROWS_OUT_OF_MEMORY -> throw new OutOfMemoryError(what);
+        case THROWS_STACK_OVERFLOW -> throw new StackOverflowError(what);
+        case THROWS_INTERNAL_ERROR -> throw new InternalError(what);
+        case RESTORES_INTERRUPT -> Thread.currentThread().interrupt();
+        case SWITCHES_DEVICE_AND_STREAM -> {
+          accelerator.setDeviceIndex((accelerator.currentDeviceIndex() + 1) % DEVICES);
+          accelerator.setStream(streams.get(op % streams.size()));
+        }
+      }
     }
 
     private void awaitAll() {
@@ -168,18 +250,58 @@ class RandomProgramTest {
       for (int s = 0; s < all.length; s++) {
         all[s] = streams.get(s).synchronizeAsync().toCompletableFuture();
       }
-      await(CompletableFuture.allOf(all), null);
+      for (CompletableFuture<?> sync : all) {
+        await(sync, null); // may report failures the program never synchronized
+      }
     }
 
-    private void await(CompletionStage<?> stage, RandomProgram.Op op) {
+    /** Waits, bounded; returns the failure the synchronization reported, or null. */
+    private Throwable await(CompletionStage<?> stage, RandomProgram.Op op) {
       try {
         stage.toCompletableFuture().get(WAIT_SECONDS, TimeUnit.SECONDS);
+        return null;
       } catch (TimeoutException e) {
         String what = op == null ? "the final synchronization" : op.toString();
-        fail("hang: " + what + " did not complete within " + WAIT_SECONDS + " s");
-      } catch (Exception e) {
+        throw new AssertionError(
+            "hang: " + what + " did not complete within " + WAIT_SECONDS + " s");
+      } catch (ExecutionException e) {
+        if (e.getCause() instanceof DeviceExecutionException failure) {
+          return failure;
+        }
         throw new AssertionError("synchronization failed: " + e, e);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new AssertionError("interrupted", e);
       }
+    }
+
+    /** Every failure reported where the model says, naming a kernel that failed. */
+    private void checkFailures() {
+      if (!unclean.isEmpty()) {
+        fail("kernels started in a context another kernel left behind: " + unclean);
+      }
+      for (RandomProgram.Op op : program.ops()) {
+        int i = op.index();
+        Throwable failure = reported[i];
+        if (mustFail[i] && failure == null) {
+          fail("lost failure: " + op + " returned normally, but a kernel it covers failed");
+        }
+        if (failure != null && mode.racers() == 0 && !mustFail[i]) {
+          fail(op + " reported a failure the model does not predict: " + failure);
+        }
+        if (failure != null && !namesAFailedKernel(failure)) {
+          fail(op + " reported a failure of no failed kernel: " + failure);
+        }
+      }
+    }
+
+    private boolean namesAFailedKernel(Throwable failure) {
+      for (int k = 0; k < faults.length; k++) {
+        if (faults[k].fails() && failure.getMessage().contains("kernel 'op" + k + "'")) {
+          return true;
+        }
+      }
+      return false;
     }
 
     private void check() {

@@ -113,11 +113,7 @@ final class CachingAllocator {
     for (StreamHandle other : others) {
       Generation marker =
           Generation.unnamed("the work enqueued on " + other + " before a buffer was freed");
-      try {
-        other.enqueue(new WorkItem.Record(marker));
-      } catch (IllegalStateException stopped) {
-        marker.complete(System.nanoTime(), null); // a stopped stream runs nothing more
-      }
+      other.enqueueOrSettle(new WorkItem.Record(marker)); // a stopped stream runs nothing more
       marker.onComplete(
           done -> {
             if (remaining.decrementAndGet() == 0) {

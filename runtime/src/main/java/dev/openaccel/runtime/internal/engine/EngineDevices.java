@@ -124,12 +124,8 @@ final class EngineDevices {
     }
     List<DeviceSyncQuery.Member> members = new ArrayList<>();
     for (StreamHandle stream : streams) {
-      CompletableFuture<Void> marker;
-      try {
-        marker = stream.syncMarker(); // now, so the sync covers exactly the work enqueued so far
-      } catch (IllegalStateException rejected) {
-        marker = CompletableFuture.failedFuture(Failures.asExecutionFailure(rejected));
-      }
+      CompletableFuture<Void> marker = new CompletableFuture<>();
+      stream.enqueueOrSettle(new WorkItem.Sync(marker)); // now: covers the work enqueued so far
       members.add(new DeviceSyncQuery.Member(stream.stream(), marker));
     }
     CompletableFuture<Void> done = new CompletableFuture<>();

@@ -54,12 +54,9 @@ final class EngineEvent implements BackendEvent {
     Generation next = Generation.of(this, ++generations);
     try {
       stream.enqueue(new WorkItem.Record(next));
-    } catch (IllegalStateException stopped) {
-      next.complete(System.nanoTime(), Failures.asExecutionFailure(stopped));
-      latest = next;
-      throw stopped;
+    } finally {
+      latest = next; // on a stopped stream the record was settled as failed, and stays the latest
     }
-    latest = next;
     return next;
   }
 

@@ -123,6 +123,19 @@ final class StreamHandle implements Stream.Ops {
     return done;
   }
 
+  /**
+   * Enqueues {@code item} for the engine's own bookkeeping; on a stopped stream it is settled as
+   * failed instead of throwing, so every caller sees a stopped stream the same way: as work that
+   * failed.
+   */
+  void enqueueOrSettle(WorkItem item) {
+    try {
+      enqueue(item);
+    } catch (IllegalStateException stopped) {
+      // settled by enqueue: the item carries the stream's stop as its failure
+    }
+  }
+
   @Override
   public void launch(String name, Runnable kernel) {
     enqueue(
@@ -180,11 +193,13 @@ final class StreamHandle implements Stream.Ops {
   /**
    * Appends {@code item} and wakes the actor if it is idle. This method is thread-safe.
    *
-   * @throws IllegalStateException if the stream accepts no more work (its system is stopping)
+   * @throws IllegalStateException if the stream accepts no more work (its system is stopping); the
+   *     item is then settled as failed, like the work the stream had queued
    */
   void enqueue(WorkItem item) {
     DeviceExecutionException stopped = terminated;
     if (stopped != null) {
+      item.reject(stopped);
       throw new IllegalStateException(stopped.getMessage(), stopped);
     }
     enqueued.incrementAndGet(); // before the offer, so completed never passes enqueued
