@@ -9,9 +9,9 @@ import org.lwjgl.system.MemoryUtil;
 
 /**
  * The three copies as non-blocking OpenCL commands. A direct host buffer is used in place; a heap
- * buffer goes through a direct staging buffer: filled when the command is enqueued (for {@code
- * copyToDevice}) or emptied into the heap buffer when it ends (for {@code copyToHost}). Each copy
- * is one command, used once.
+ * buffer goes through native staging memory ({@code malloc}, no garbage-collected direct buffer):
+ * filled when the command is enqueued (for {@code copyToDevice}) or emptied into the heap buffer
+ * when it ends (for {@code copyToHost}), and freed then. Each copy is one command, used once.
  */
 abstract sealed class ClCopy implements ClWork {
   private final String call;
@@ -65,11 +65,16 @@ abstract sealed class ClCopy implements ClWork {
     public int enqueue(long queue, long eventAddress) {
       ByteBuffer bytes = src;
       if (!src.isDirect()) {
-        staged = ByteBuffer.allocateDirect(length).put(0, src, from, length);
+        staged = MemoryUtil.memAlloc(length).put(0, src, from, length);
         bytes = staged;
       }
       long address = MemoryUtil.memAddress0(bytes) + (bytes == src ? from : 0);
       return nclEnqueueWriteBuffer(queue, mems[0], 0, 0, length, address, 0, 0, eventAddress);
+    }
+
+    @Override
+    public void ended(boolean completed) {
+      MemoryUtil.memFree(staged);
     }
   }
 
@@ -91,7 +96,7 @@ abstract sealed class ClCopy implements ClWork {
     public int enqueue(long queue, long eventAddress) {
       ByteBuffer bytes = dst;
       if (!dst.isDirect()) {
-        staged = ByteBuffer.allocateDirect(length);
+        staged = MemoryUtil.memAlloc(length);
         bytes = staged;
       }
       long address = MemoryUtil.memAddress0(bytes) + (bytes == dst ? to : 0);
@@ -99,9 +104,12 @@ abstract sealed class ClCopy implements ClWork {
     }
 
     @Override
-    public void ended() {
+    public void ended(boolean completed) {
       if (staged != null) {
-        dst.put(to, staged, 0, length);
+        if (completed) {
+          dst.put(to, staged, 0, length);
+        }
+        MemoryUtil.memFree(staged);
       }
     }
   }

@@ -107,6 +107,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       }
     }
     if (rc != 0) {
+      command.ended(false);
       done.fail(new OpenClException(command.toString(), rc));
     } else if (watched) {
       watch(handle, seq, command.name());
@@ -192,12 +193,13 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       }
     }
     for (Entry entry : ended) {
-      if (entry.seq() == seq && status < 0) {
+      boolean failed = entry.seq() == seq && status < 0;
+      if (entry.work() != null) {
+        entry.work().ended(!failed);
+      }
+      if (failed) {
         entry.done().fail(cause != null ? cause : new OpenClException(what(entry), status));
       } else {
-        if (entry.work() != null) {
-          entry.work().ended();
-        }
         entry.done().complete(endNanos);
       }
     }
@@ -226,7 +228,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
 
     @Override
     public String name() {
-      return "wait";
+      return null;
     }
 
     @Override

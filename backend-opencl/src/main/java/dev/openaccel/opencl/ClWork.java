@@ -18,12 +18,18 @@ interface ClWork extends DeviceWork {
    */
   int enqueue(long queue, long eventAddress);
 
-  /** What traces report: the kernel's launch name, or the copy ({@code copyToDevice}, ...). */
+  /**
+   * What traces report: the kernel's launch name, or the copy ({@code copyToDevice}, ...); null for
+   * a command that is not traced (a barrier).
+   */
   String name();
 
   /** Called once after {@link #enqueue} returned or threw: gives back the buffers' uses. */
   void enqueued();
 
-  /** Called once when the command completed, before the stream hears of it. */
-  default void ended() {}
+  /**
+   * Called once when the command has ended, before the stream hears of it: {@code completed} false
+   * if it failed or was never enqueued. Releases what the command held (staging memory).
+   */
+  default void ended(boolean completed) {}
 }
