@@ -130,7 +130,11 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       outstanding++;
     }
     ClMarker marker = new ClMarker(context, handle);
-    ClCallbacks.watch(handle, (ev, status, end) -> ended(seq, status, end, null));
+    try {
+      ClCallbacks.watch(handle, (ev, status, end) -> ended(seq, status, end, null));
+    } catch (OpenClException e) {
+      ended(seq, e.code(), 0, e); // the marker's event stays the marker's, released by the engine
+    }
     return marker;
   }
 
