@@ -58,7 +58,7 @@ class DeviceKernelTest {
       axpy.launch(stream, LaunchShape.of(4), 2.0f, x, y, 4);
       ByteBuffer out = ByteBuffer.allocateDirect(16);
       stream.copyToHost(y, out);
-      stream.synchronize();
+      OpenClTestSupport.synchronize(stream);
       assertArrayEquals(new float[] {12, 24, 36, 48}, floatsOf(out));
     }
   }
@@ -130,7 +130,8 @@ class DeviceKernelTest {
     try (DeviceBuffer x = accelerator.allocate(device, 16)) {
       axpy.launch(stream, LaunchShape.of(8192).local(8192), 2.0f, x, x, 4);
       DeviceExecutionException e =
-          assertThrowsWith(DeviceExecutionException.class, "axpy", stream::synchronize);
+          assertThrowsWith(
+              DeviceExecutionException.class, "axpy", () -> OpenClTestSupport.synchronize(stream));
       assertTrue(String.valueOf(e.getCause()).contains("CL_INVALID_"), String.valueOf(e));
     }
   }

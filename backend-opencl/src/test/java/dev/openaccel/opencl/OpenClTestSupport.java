@@ -2,9 +2,13 @@ package dev.openaccel.opencl;
 
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.Stream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Locale;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.TimeoutException;
 import java.util.concurrent.atomic.AtomicInteger;
 
 /** Starting accelerators for the OpenCL tests, and float buffers. */
@@ -26,6 +30,23 @@ final class OpenClTestSupport {
                         name)))
             .withFallback(ConfigFactory.parseResources("application-test.conf"))
             .withFallback(ConfigFactory.load()));
+  }
+
+  /**
+   * {@code stream.synchronize()} bounded by 10 seconds; a failure of the stream's work is thrown as
+   * itself.
+   */
+  static void synchronize(Stream stream) {
+    try {
+      stream.synchronizeAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } catch (ExecutionException e) {
+      if (e.getCause() instanceof RuntimeException cause) {
+        throw cause;
+      }
+      throw new AssertionError(e);
+    } catch (InterruptedException | TimeoutException e) {
+      throw new AssertionError("stream " + stream + " did not synchronize within 10 s", e);
+    }
   }
 
   static Accelerator start() {

@@ -75,7 +75,7 @@ class SgemmTest {
       sgemm.multiply(stream, m, n, k, alpha, da, db, beta, dc);
       ByteBuffer out = ByteBuffer.allocateDirect(c.length * 4).order(ByteOrder.LITTLE_ENDIAN);
       stream.copyToHost(dc, out);
-      stream.synchronize();
+      OpenClTestSupport.synchronize(stream);
       FloatBuffer result = out.asFloatBuffer();
       for (int i = 0; i < m; i++) {
         for (int j = 0; j < n; j++) {

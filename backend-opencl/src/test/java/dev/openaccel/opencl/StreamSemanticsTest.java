@@ -74,7 +74,7 @@ class StreamSemanticsTest {
       addOne.launch(stream, LaunchShape.of(4), x);
       ByteBuffer out = ByteBuffer.allocate(16);
       stream.copyToHost(x, out);
-      stream.synchronize();
+      OpenClTestSupport.synchronize(stream);
       assertArrayEquals(new float[] {203, 205, 207, 209}, floatsOf(out));
     }
   }
@@ -90,10 +90,11 @@ class StreamSemanticsTest {
             throw new IllegalStateException("kernel bug");
           });
       addOne.launch(stream, LaunchShape.of(1), x);
-      assertThrowsWith(DeviceExecutionException.class, "broken", stream::synchronize);
+      assertThrowsWith(
+          DeviceExecutionException.class, "broken", () -> OpenClTestSupport.synchronize(stream));
       ByteBuffer out = ByteBuffer.allocateDirect(4);
       stream.copyToHost(x, out);
-      stream.synchronize();
+      OpenClTestSupport.synchronize(stream);
       assertEquals(1f, floatsOf(out)[0]);
     }
   }
@@ -131,7 +132,7 @@ class StreamSemanticsTest {
       assertTrue(fromCl.query());
       ByteBuffer out = ByteBuffer.allocateDirect(4);
       clStream.copyToHost(x, out);
-      clStream.synchronize();
+      OpenClTestSupport.synchronize(clStream);
       assertEquals(1f, floatsOf(out)[0]);
     } finally {
       gate.countDown();
@@ -149,7 +150,7 @@ class StreamSemanticsTest {
         addOne.launch(stream, LaunchShape.of(4096), x);
       }
       end.record(stream);
-      end.synchronize();
+      assertTrue(end.synchronize(java.time.Duration.ofSeconds(10)), "end not reached in 10 s");
       assertTrue(start.elapsedTime(end) > 0, "elapsed " + start.elapsedTime(end));
     }
   }
