@@ -14,13 +14,11 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Extension;
 import org.apache.pekko.actor.typed.ExtensionId;
 import org.apache.pekko.actor.typed.Props;
-import org.apache.pekko.cluster.Member;
 import org.apache.pekko.cluster.typed.Cluster;
 
 /**
@@ -59,21 +57,20 @@ public final class ClusterAccelerator implements Extension {
   private final KernelRegistry kernels = new KernelRegistry();
   private final Nodes nodes;
   private final Waits waits;
+  private final RemoteEvents remoteEvents;
   private final LocalNode local;
-  private final ActorSystem<?> system;
-  private final Duration timeout;
 
   private ClusterAccelerator(ActorSystem<?> system) {
-    this.system = system;
     this.accelerator = Accelerator.get(system);
     this.self = system.address().toString();
     ClusterSettings settings = ClusterSettings.from(system.settings().config());
-    this.timeout = settings.controlTimeout();
+    Duration timeout = settings.controlTimeout();
     String provider = system.settings().config().getString("pekko.actor.provider");
     if (!provider.equals("cluster")
         && !provider.equals("org.apache.pekko.cluster.ClusterActorRefProvider")) {
       this.nodes = null;
       this.waits = null;
+      this.remoteEvents = null;
       this.local = null;
       return;
     }
@@ -84,20 +81,12 @@ public final class ClusterAccelerator implements Extension {
     this.nodes =
         new Nodes(system, new LocalPort(local), local.devices(), timeout, bulk, membership);
     this.waits = new Waits(nodes, self);
+    this.remoteEvents = new RemoteEvents(system, accelerator, nodes, waits, timeout);
     ActorRef<GatewayProtocol.Command> gateway =
         system.systemActorOf(
             NodeGateway.create(local, bulk, membership), NodeGateway.NAME, Props.empty());
-    system.systemActorOf(
-        Directory.create(
-            nodes,
-            gateway,
-            node -> {
-              bulk.nodeLeft(node, "it was removed from the cluster");
-              local.release(node);
-            }),
-        "openaccel-directory",
-        Props.empty());
-    AcceleratorCore.get(accelerator.system()).registerRemoteEvents(this::openRemote);
+    Directory.spawn(system, nodes, gateway, bulk, local);
+    AcceleratorCore.get(accelerator.system()).registerRemoteEvents(remoteEvents::open);
   }
 
   /** The cluster accelerator of {@code system}. */
@@ -192,7 +181,7 @@ public final class ClusterAccelerator implements Extension {
   /** Like {@link #newStream(RemoteDevice, int)}, without blocking; the stage fails instead. */
   public CompletionStage<RemoteStream> newStreamAsync(RemoteDevice device, int priority) {
     Objects.requireNonNull(device, "device");
-    return call(
+    return Failures.guard(
         () -> {
           NodePort port = active().port(device.node());
           return port.newStream(device.device(), priority)
@@ -222,7 +211,7 @@ public final class ClusterAccelerator implements Extension {
     if (bytes <= 0) {
       throw new IllegalArgumentException("cannot allocate " + bytes + " bytes on " + device);
     }
-    return call(
+    return Failures.guard(
         () ->
             active()
                 .port(device.node())
@@ -242,7 +231,7 @@ public final class ClusterAccelerator implements Extension {
   /** Like {@link #free}, without blocking; the stage fails instead. */
   public CompletionStage<Void> freeAsync(RemoteBuffer buffer) {
     Objects.requireNonNull(buffer, "buffer");
-    return call(() -> active().port(buffer.node()).free(buffer.bufferId()));
+    return Failures.guard(() -> active().port(buffer.node()).free(buffer.bufferId()));
   }
 
   /**
@@ -262,7 +251,7 @@ public final class ClusterAccelerator implements Extension {
   /** Like {@link #closeEvent}, without blocking; the stage fails instead. */
   public CompletionStage<Void> closeEventAsync(EventHandle handle) {
     Objects.requireNonNull(handle, "handle");
-    return call(() -> active().port(handle.node()).closeEvent(handle.eventId()));
+    return Failures.guard(() -> active().port(handle.node()).closeEvent(handle.eventId()));
   }
 
   /** The event behind {@code handle}, of this node or another: {@code Accelerator.openEvent}. */
@@ -279,61 +268,14 @@ public final class ClusterAccelerator implements Extension {
     Objects.requireNonNull(handle, "handle");
     active();
     if (handle.node().equals(self)) {
-      return call(() -> CompletableFuture.completedStage(accelerator.openEvent(handle)));
+      return Failures.guard(() -> CompletableFuture.completedStage(accelerator.openEvent(handle)));
     }
-    return call(
-        () -> {
-          RemoteEvent event = remoteEvent(handle);
-          return event.checkAsync(timeout).thenApply(ok -> (Event) event);
-        });
+    return Failures.guard(() -> remoteEvents.openAsync(handle));
   }
 
   /** Live buffers, events and pins this node holds for the cluster, for tests. */
   int liveResources() {
     return local.liveResources();
-  }
-
-  /**
-   * Opens an event of another node after asking it once (bounded by the control timeout) whether
-   * the event exists, which also gives {@code query()} its first state.
-   */
-  private Event openRemote(EventHandle handle) {
-    RemoteEvent event = remoteEvent(handle);
-    event.check(timeout);
-    return event;
-  }
-
-  private RemoteEvent remoteEvent(EventHandle handle) {
-    if (!isMember(handle.node())) {
-      throw new IllegalArgumentException(
-          "event handle from node "
-              + handle.node()
-              + ", which is not a member of this cluster (members: "
-              + nodes.members().keySet()
-              + ")");
-    }
-    return new RemoteEvent(accelerator, handle, nodes.port(handle.node()), waits);
-  }
-
-  private boolean isMember(String node) {
-    if (nodes.members().containsKey(node)) {
-      return true;
-    }
-    for (Member member : Cluster.get(system).state().getMembers()) {
-      if (member.address().toString().equals(node)) {
-        return true;
-      }
-    }
-    return false;
-  }
-
-  /** The stage {@code body} returns, or a failed stage if it throws. */
-  private static <T> CompletionStage<T> call(Supplier<CompletionStage<T>> body) {
-    try {
-      return body.get();
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedStage(e);
-    }
   }
 
   private NodePort portOf(String node) {

@@ -6,7 +6,9 @@ import java.util.Set;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.apache.pekko.actor.typed.receptionist.Receptionist;
@@ -43,6 +45,24 @@ final class Directory {
    * @param onRemoved called with a node that was removed from the cluster (it left, or was downed
    *     and removed), to release what it held here
    */
+  /**
+   * Starts this node's directory: when a node is removed, its bulk data fails and what it owned
+   * here is released.
+   */
+  static void spawn(
+      ActorSystem<?> system,
+      Nodes nodes,
+      ActorRef<GatewayProtocol.Command> gateway,
+      Bulk bulk,
+      LocalNode local) {
+    Consumer<String> removed =
+        node -> {
+          bulk.nodeLeft(node, "it was removed from the cluster");
+          local.release(node);
+        };
+    system.systemActorOf(create(nodes, gateway, removed), "openaccel-directory", Props.empty());
+  }
+
   static Behavior<Object> create(
       Nodes nodes, ActorRef<GatewayProtocol.Command> localGateway, Consumer<String> onRemoved) {
     return Behaviors.setup(

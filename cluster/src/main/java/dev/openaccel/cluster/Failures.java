@@ -5,6 +5,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionException;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
+import java.util.function.Supplier;
 
 /**
  * How exceptions cross nodes: as a kind and a message in a {@link GatewayProtocol.Failed}, raised
@@ -84,5 +85,14 @@ final class Failures {
       throw error;
     }
     return new DeviceExecutionException(String.valueOf(inner), inner);
+  }
+
+  /** The stage {@code body} returns, or a failed stage if it throws. */
+  static <T> CompletionStage<T> guard(Supplier<? extends CompletionStage<T>> body) {
+    try {
+      return body.get();
+    } catch (RuntimeException e) {
+      return CompletableFuture.failedStage(e);
+    }
   }
 }

@@ -11,10 +11,7 @@ import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Map;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Function;
 
 /**
@@ -24,18 +21,18 @@ import java.util.function.Function;
  * and the {@link NodeGateway} serving other nodes call it; {@code requester} is the node that asks.
  * Internal.
  *
- * <p>Owns: one transfer stream per device, for copies other nodes drive. Thread-safe: every method
- * only enqueues on streams or reads concurrent maps.
+ * <p>Owns: the {@link Resources}, the {@link Pins} and the {@link Transfers} (bulk data of this
+ * node's buffers) it creates. Thread-safe: every method only enqueues on streams or reads
+ * concurrent maps.
  */
 final class LocalNode {
   private final Accelerator accelerator;
   private final KernelRegistry kernels;
   private final String node;
   private final Function<String, NodePort> ports;
-  private final Inbox inbox;
   private final Resources resources;
   private final Pins pins = new Pins();
-  private final Map<Device, Stream> transferStreams = new ConcurrentHashMap<>();
+  private final Transfers transfers;
 
   LocalNode(
       Accelerator accelerator,
@@ -47,8 +44,13 @@ final class LocalNode {
     this.kernels = kernels;
     this.node = node;
     this.ports = ports;
-    this.inbox = inbox;
     this.resources = new Resources(node);
+    this.transfers = new Transfers(this, ports, inbox);
+  }
+
+  /** Writes, reads and copies whose bytes cross the bulk lane. */
+  Transfers transfers() {
+    return transfers;
   }
 
   String node() {
@@ -193,66 +195,18 @@ final class LocalNode {
     stream.launch("write", context -> context.buffer(0).put(0, bytes), buffer);
   }
 
-  /**
-   * Writes, in stream order, the bytes of bulk transfer {@code transferId} of node {@code from}.
-   */
-  void writeFrom(
-      String from, Device device, long streamId, long bufferId, long transferId, int length) {
-    Stream stream = stream(device, streamId);
-    DeviceBuffer buffer;
-    try {
-      buffer = buffer(bufferId, stream);
-    } catch (RuntimeException misuse) {
-      failOn(stream, "write", misuse);
-      return;
-    }
-    copyIn(stream, buffer, from, transferId, length);
-  }
-
-  CompletionStage<byte[]> read(
-      Device device, long streamId, long bufferId, int offset, int length) {
-    Stream stream = stream(device, streamId);
-    return readOn(stream, buffer(bufferId, stream), offset, length);
-  }
-
-  /** Reads on the buffer's transfer stream: ordered only by the events the requester waited on. */
-  CompletionStage<byte[]> fetch(long bufferId, int offset, int length) {
-    DeviceBuffer buffer = resources.buffer(bufferId);
-    Stream stream = transferStream(buffer.device());
-    buffer.recordStream(stream);
-    return readOn(stream, buffer, offset, length);
-  }
-
-  /** Writes bulk transfer {@code transferId} of {@code from} on the buffer's transfer stream. */
-  CompletionStage<Void> storeFrom(String from, long bufferId, long transferId, int length) {
-    DeviceBuffer buffer = resources.buffer(bufferId);
-    Stream stream = transferStream(buffer.device());
-    buffer.recordStream(stream);
-    copyIn(stream, buffer, from, transferId, length);
-    return whenReached(stream, null);
-  }
-
-  /** Writes {@code bytes}, when they come, into the buffer on its transfer stream. */
-  CompletionStage<Void> storeLocal(long bufferId, CompletableFuture<byte[]> bytes) {
-    DeviceBuffer buffer = resources.buffer(bufferId);
-    Stream stream = transferStream(buffer.device());
-    buffer.recordStream(stream);
-    copyIn(stream, buffer, 0, bytes);
-    return whenReached(stream, null);
-  }
-
-  void copy(Device device, long streamId, RemoteBuffer src, RemoteBuffer dst) {
-    Stream stream = stream(device, streamId);
-    try {
-      new NodeCopy(this, ports, stream).copy(src, dst);
-    } catch (RuntimeException misuse) {
-      failOn(stream, "copy", misuse);
-    }
+  void blockOn(Stream stream, CompletionStage<?> signal) {
+    AcceleratorCore.get(accelerator.system()).router(stream.deviceType()).blockOn(stream, signal);
   }
 
   /** The live interprocess event behind {@code handle}, as a local view. */
   Event openLocal(EventHandle handle) {
     return accelerator.openEvent(handle);
+  }
+
+  /** The buffer {@code bufferId} created through the cluster API. */
+  DeviceBuffer buffer(long bufferId) {
+    return resources.buffer(bufferId);
   }
 
   /** The buffer {@code bufferId}, marked as used on {@code stream}. */
@@ -271,73 +225,12 @@ final class LocalNode {
     return buffer;
   }
 
-  /**
-   * Writes the chunks of a bulk transfer into {@code buffer} in stream order: the stream waits for
-   * each chunk, then puts it. A lost chunk fails the wait, so the stream's next sync reports it.
-   */
-  void copyIn(Stream stream, DeviceBuffer buffer, String from, long transferId, long length) {
-    for (long offset = 0; offset < length; offset += NodeCopy.CHUNK) {
-      CompletableFuture<byte[]> chunk = inbox.expect(new Inbox.Key(from, transferId, offset), true);
-      copyIn(stream, buffer, offset, chunk);
-    }
-  }
-
-  /** The stream waits for {@code chunk}, then puts it at {@code offset} of {@code buffer}. */
-  void copyIn(Stream stream, DeviceBuffer buffer, long offset, CompletableFuture<byte[]> chunk) {
-    blockOn(stream, chunk);
-    stream.launch(
-        "copy-in",
-        context -> {
-          // A failed chunk already failed the wait above, which reports it downstream.
-          if (!chunk.isCompletedExceptionally()) {
-            context.buffer(0).put((int) offset, chunk.join());
-          }
-        },
-        buffer);
-  }
-
-  void blockOn(Stream stream, CompletionStage<?> signal) {
-    AcceleratorCore.get(accelerator.system()).router(stream.deviceType()).blockOn(stream, signal);
-  }
-
-  CompletionStage<byte[]> readOn(Stream stream, DeviceBuffer buffer, int offset, int length) {
-    byte[] out = new byte[length];
-    stream.launch("read", context -> context.buffer(0).get(offset, out), buffer);
-    return whenReached(stream, out);
-  }
-
-  /**
-   * Completes with {@code value} when {@code stream} reaches this point, exceptionally if covered
-   * work failed; unlike a stream synchronization it leaves the failure report for the stream's
-   * owner.
-   */
-  static <T> CompletionStage<T> whenReached(Stream stream, T value) {
-    Event reached = stream.recordEvent();
-    CompletableFuture<T> result = new CompletableFuture<>();
-    reached
-        .completion()
-        .whenComplete(
-            (ok, failure) -> {
-              reached.close();
-              if (failure == null) {
-                result.complete(value);
-              } else {
-                result.completeExceptionally(Failures.unwrap(failure));
-              }
-            });
-    return result;
-  }
-
   private DeviceBuffer[] buffers(List<Long> ids, Stream stream) {
     DeviceBuffer[] used = new DeviceBuffer[ids.size()];
     for (int i = 0; i < used.length; i++) {
       used[i] = buffer(ids.get(i), stream);
     }
     return used;
-  }
-
-  private Stream transferStream(Device device) {
-    return transferStreams.computeIfAbsent(device, d -> accelerator.newStream(d));
   }
 
   /**

@@ -66,7 +66,7 @@ final class LocalPort implements NodePort {
 
   @Override
   public CompletionStage<Void> synchronize(Device device, long streamId) {
-    return compose(() -> local.synchronize(device, streamId));
+    return Failures.guard(() -> local.synchronize(device, streamId));
   }
 
   @Override
@@ -100,32 +100,32 @@ final class LocalPort implements NodePort {
   @Override
   public CompletionStage<byte[]> read(
       Device device, long streamId, long bufferId, int offset, int length) {
-    return compose(() -> local.read(device, streamId, bufferId, offset, length));
+    return Failures.guard(() -> local.transfers().read(device, streamId, bufferId, offset, length));
   }
 
   @Override
   public void copy(Device device, long streamId, RemoteBuffer src, RemoteBuffer dst) {
-    local.copy(device, streamId, src, dst);
+    local.transfers().copy(device, streamId, src, dst);
   }
 
   @Override
   public CompletionStage<byte[]> fetch(long bufferId, int offset, int length) {
-    return compose(() -> local.fetch(bufferId, offset, length));
+    return Failures.guard(() -> local.transfers().fetch(bufferId, offset, length));
   }
 
   /** Unused by copies (a push stores on another node); writes on the owner's transfer stream. */
   @Override
   public CompletionStage<Void> store(long bufferId, byte[] bytes) {
-    return compose(
+    return Failures.guard(
         () -> {
           CompletableFuture<byte[]> all = CompletableFuture.completedFuture(bytes);
-          return local.storeLocal(bufferId, all);
+          return local.transfers().storeLocal(bufferId, all);
         });
   }
 
   @Override
   public CompletionStage<EventState> latest(EventHandle handle, boolean await) {
-    return compose(
+    return Failures.guard(
         () -> {
           Event view = local.openLocal(handle);
           if (!await) {
@@ -136,18 +136,6 @@ final class LocalPort implements NodePort {
   }
 
   private static <T> CompletionStage<T> call(Supplier<T> body) {
-    try {
-      return CompletableFuture.completedStage(body.get());
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedStage(e);
-    }
-  }
-
-  private static <T> CompletionStage<T> compose(Supplier<CompletionStage<T>> body) {
-    try {
-      return body.get();
-    } catch (RuntimeException e) {
-      return CompletableFuture.failedStage(e);
-    }
+    return Failures.guard(() -> CompletableFuture.completedStage(body.get()));
   }
 }

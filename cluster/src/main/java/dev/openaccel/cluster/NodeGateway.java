@@ -1,10 +1,7 @@
 package dev.openaccel.cluster;
 
 import dev.openaccel.cluster.GatewayProtocol.Reply;
-import dev.openaccel.runtime.Event;
-import dev.openaccel.runtime.actor.EventSignal;
 import java.util.concurrent.CompletionStage;
-import java.util.function.Function;
 import java.util.function.Supplier;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
@@ -85,8 +82,11 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
     on(builder, GatewayProtocol.Copy.class, this::onCopy);
     on(builder, GatewayProtocol.Fetch.class, this::onFetch);
     on(builder, GatewayProtocol.Store.class, this::onStore);
-    on(builder, GatewayProtocol.Latest.class, this::onLatest);
-    on(builder, GatewayProtocol.Fence.class, (m, from) -> done(m.requestId(), m.replyTo()));
+    on(
+        builder,
+        GatewayProtocol.Latest.class,
+        (m, from) -> EventRelay.answer(local, getContext(), m));
+    on(builder, GatewayProtocol.Fence.class, (m, from) -> Replies.done(m.requestId(), m.replyTo()));
     return builder.build();
   }
 
@@ -115,14 +115,14 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
   }
 
   private void onDescribe(GatewayProtocol.Describe m, String from) {
-    answer(
+    Replies.answer(
         m.requestId(),
         m.replyTo(),
         () -> new GatewayProtocol.Described(m.requestId(), local.node(), local.devices()));
   }
 
   private void onNewStream(GatewayProtocol.NewStream m, String from) {
-    answer(
+    Replies.answer(
         m.requestId(),
         m.replyTo(),
         () ->
@@ -135,7 +135,7 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
   }
 
   private void onRecord(GatewayProtocol.Record m, String from) {
-    answer(
+    Replies.answer(
         m.requestId(),
         m.replyTo(),
         () ->
@@ -144,7 +144,7 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
   }
 
   private void onPin(GatewayProtocol.Pin m, String from) {
-    answer(
+    Replies.answer(
         m.requestId(),
         m.replyTo(),
         () -> {
@@ -154,11 +154,7 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
   }
 
   private void onAwaitPin(GatewayProtocol.AwaitPin m, String from) {
-    answerLater(
-        m.requestId(),
-        m.replyTo(),
-        () -> local.awaitPin(m.pinner(), m.pinId()),
-        ok -> new GatewayProtocol.Done(m.requestId()));
+    Replies.doneLater(m.requestId(), m.replyTo(), () -> local.awaitPin(m.pinner(), m.pinId()));
   }
 
   private void onWait(GatewayProtocol.Wait m, String from) {
@@ -166,7 +162,7 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
   }
 
   private void onCloseEvent(GatewayProtocol.CloseEvent m, String from) {
-    answer(
+    Replies.answer(
         m.requestId(),
         m.replyTo(),
         () -> {
@@ -176,15 +172,12 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
   }
 
   private void onSynchronize(GatewayProtocol.Synchronize m, String from) {
-    answerLater(
-        m.requestId(),
-        m.replyTo(),
-        () -> local.synchronize(m.device(), m.streamId()),
-        ok -> new GatewayProtocol.Done(m.requestId()));
+    Replies.doneLater(
+        m.requestId(), m.replyTo(), () -> local.synchronize(m.device(), m.streamId()));
   }
 
   private void onAllocate(GatewayProtocol.Allocate m, String from) {
-    answer(
+    Replies.answer(
         m.requestId(),
         m.replyTo(),
         () ->
@@ -193,7 +186,7 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
   }
 
   private void onFree(GatewayProtocol.Free m, String from) {
-    answer(
+    Replies.answer(
         m.requestId(),
         m.replyTo(),
         () -> {
@@ -203,7 +196,9 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
   }
 
   private void onWrite(GatewayProtocol.Write m, String from) {
-    local.writeFrom(from, m.device(), m.streamId(), m.bufferId(), m.transferId(), m.length());
+    local
+        .transfers()
+        .writeFrom(from, m.device(), m.streamId(), m.bufferId(), m.transferId(), m.length());
   }
 
   private void onRead(GatewayProtocol.Read m, String from) {
@@ -213,11 +208,12 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
         from,
         m.transferId(),
         m.offset(),
-        () -> local.read(m.device(), m.streamId(), m.bufferId(), m.offset(), m.length()));
+        () ->
+            local.transfers().read(m.device(), m.streamId(), m.bufferId(), m.offset(), m.length()));
   }
 
   private void onCopy(GatewayProtocol.Copy m, String from) {
-    local.copy(m.device(), m.streamId(), m.src(), m.dst());
+    local.transfers().copy(m.device(), m.streamId(), m.src(), m.dst());
   }
 
   private void onFetch(GatewayProtocol.Fetch m, String from) {
@@ -227,15 +223,14 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
         from,
         m.transferId(),
         m.offset(),
-        () -> local.fetch(m.bufferId(), m.offset(), m.length()));
+        () -> local.transfers().fetch(m.bufferId(), m.offset(), m.length()));
   }
 
   private void onStore(GatewayProtocol.Store m, String from) {
-    answerLater(
+    Replies.doneLater(
         m.requestId(),
         m.replyTo(),
-        () -> local.storeFrom(from, m.bufferId(), m.transferId(), m.length()),
-        ok -> new GatewayProtocol.Done(m.requestId()));
+        () -> local.transfers().storeFrom(from, m.bufferId(), m.transferId(), m.length()));
   }
 
   /** Sends the bytes on the bulk lane, then answers on this one that they are on their way. */
@@ -246,7 +241,7 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
       long transferId,
       long offset,
       Supplier<CompletionStage<byte[]>> read) {
-    answerLater(
+    Replies.answerLater(
         requestId,
         replyTo,
         read,
@@ -254,92 +249,5 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
           bulk.send(to, transferId, offset, bytes);
           return new GatewayProtocol.Done(requestId);
         });
-  }
-
-  private static void done(long requestId, ActorRef<Reply> replyTo) {
-    replyTo.tell(new GatewayProtocol.Done(requestId));
-  }
-
-  /**
-   * Answers about the event's latest record as of now: the requester sent this after everything it
-   * had received from us, so a record we made before telling it anything is already the latest or
-   * older than it. With {@code await}, a one-shot relay subscribes and answers on completion.
-   */
-  private void onLatest(GatewayProtocol.Latest m, String from) {
-    Event view;
-    try {
-      view = local.openLocal(m.handle());
-      if (!m.await()) {
-        m.replyTo()
-            .tell(
-                new GatewayProtocol.EventState(
-                    m.requestId(), m.handle().eventId(), 0, view.query(), 0, null));
-        return;
-      }
-    } catch (RuntimeException e) {
-      m.replyTo().tell(Failures.reply(m.requestId(), e));
-      return;
-    }
-    view.subscribe(getContext().spawnAnonymous(relay(m.requestId(), m.replyTo())));
-  }
-
-  /** Forwards the one signal of a subscription as an answer, then stops. */
-  private static Behavior<EventSignal> relay(long requestId, ActorRef<Reply> replyTo) {
-    return Behaviors.receive(EventSignal.class)
-        .onMessage(
-            EventSignal.Completed.class,
-            done -> {
-              replyTo.tell(
-                  new GatewayProtocol.EventState(
-                      requestId,
-                      done.eventId(),
-                      done.generation(),
-                      true,
-                      done.completedAtNanos(),
-                      null));
-              return Behaviors.stopped();
-            })
-        .onMessage(
-            EventSignal.Failed.class,
-            failed -> {
-              replyTo.tell(
-                  new GatewayProtocol.EventState(
-                      requestId,
-                      failed.eventId(),
-                      failed.generation(),
-                      true,
-                      0,
-                      String.valueOf(failed.cause().getMessage())));
-              return Behaviors.stopped();
-            })
-        .build();
-  }
-
-  private static void answer(long requestId, ActorRef<Reply> replyTo, Supplier<Reply> body) {
-    Reply reply;
-    try {
-      reply = body.get();
-    } catch (RuntimeException e) {
-      reply = Failures.reply(requestId, e);
-    }
-    replyTo.tell(reply);
-  }
-
-  private static <T> void answerLater(
-      long requestId,
-      ActorRef<Reply> replyTo,
-      Supplier<CompletionStage<T>> body,
-      Function<T, Reply> onSuccess) {
-    CompletionStage<T> stage;
-    try {
-      stage = body.get();
-    } catch (RuntimeException e) {
-      replyTo.tell(Failures.reply(requestId, e));
-      return;
-    }
-    stage.whenComplete(
-        (value, failure) ->
-            replyTo.tell(
-                failure == null ? onSuccess.apply(value) : Failures.reply(requestId, failure)));
   }
 }

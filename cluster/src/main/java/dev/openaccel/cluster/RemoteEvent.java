@@ -16,10 +16,6 @@ import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ExecutionException;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.TimeoutException;
-import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
@@ -37,25 +33,21 @@ import org.apache.pekko.actor.typed.ActorRef;
  * completion within about one round trip, and sees a new record on the owner the same way. {@code
  * openEvent} asks the owner once before it returns, so the first query already has a state.
  *
- * <p>Owns: the cached query state, under this object's monitor. Thread-safe.
+ * <p>Owns: its closed flag; the owner's reported state is its {@link OwnerView}'s. Thread-safe.
  */
 final class RemoteEvent implements Event {
   private static final EventOptions OPTIONS = EventOptions.defaults().withInterprocess(true);
 
   private final Accelerator accelerator;
   private final EventHandle handle;
-  private final NodePort owner;
+  private final OwnerView view;
   private final Waits waits;
-  private final AtomicLong requests = new AtomicLong();
-  private final AtomicBoolean probing = new AtomicBoolean();
-  private long answered; // the request number of the cached state; guarded by this
-  private boolean completed; // guarded by this
   private volatile boolean closed;
 
   RemoteEvent(Accelerator accelerator, EventHandle handle, NodePort owner, Waits waits) {
     this.accelerator = accelerator;
     this.handle = handle;
-    this.owner = owner;
+    this.view = new OwnerView(handle, owner);
     this.waits = waits;
   }
 
@@ -79,28 +71,7 @@ final class RemoteEvent implements Event {
 
   /** Like {@link #check}, without blocking: the stage fails instead. */
   CompletionStage<Void> checkAsync(Duration timeout) {
-    long request = requests.incrementAndGet();
-    return owner
-        .latest(handle, false)
-        .toCompletableFuture()
-        .orTimeout(timeout.toNanos(), TimeUnit.NANOSECONDS)
-        .handle(
-            (state, failure) -> {
-              if (failure == null) {
-                observed(request, state.completed());
-                return null;
-              }
-              if (Failures.unwrap(failure) instanceof TimeoutException) {
-                throw new DeviceExecutionException(
-                    "node "
-                        + handle.node()
-                        + " did not answer within "
-                        + timeout
-                        + " about "
-                        + this);
-              }
-              throw Failures.rethrow(failure);
-            });
+    return view.check(timeout, this);
   }
 
   @Override
@@ -181,39 +152,28 @@ final class RemoteEvent implements Event {
   @Override
   public boolean query() {
     checkOpen("query");
-    if (probing.compareAndSet(false, true)) {
-      long request = requests.incrementAndGet();
-      owner
-          .latest(handle, false)
-          .whenComplete(
-              (state, failure) -> {
-                observed(request, failure != null || state.completed());
-                probing.set(false);
-              });
-    }
-    synchronized (this) {
-      return completed;
-    }
+    return view.query();
   }
 
   @Override
   public void synchronize() {
     checkOpen("synchronize");
-    Blocking.await(latest(), "Event.synchronize()", "Event.completion()");
+    Blocking.await(view.latest(), "Event.synchronize()", "Event.completion()");
   }
 
   @Override
   public boolean synchronize(Duration timeout) {
     Objects.requireNonNull(timeout, "timeout");
     checkOpen("synchronize");
-    return Blocking.await(latest(), timeout, "Event.synchronize(timeout)", "Event.completion()");
+    return Blocking.await(
+        view.latest(), timeout, "Event.synchronize(timeout)", "Event.completion()");
   }
 
   @Override
   public CompletionStage<Void> completion() {
     checkOpen("completion");
     CompletableFuture<Void> done = new CompletableFuture<>();
-    latest()
+    view.latest()
         .whenComplete(
             (state, failure) -> {
               if (failure == null) {
@@ -246,7 +206,7 @@ final class RemoteEvent implements Event {
   public void subscribe(ActorRef<EventSignal> subscriber) {
     Objects.requireNonNull(subscriber, "subscriber must not be null");
     checkOpen("subscribe");
-    owner
+    view.owner()
         .latest(handle, true)
         .whenComplete(
             (state, failure) ->
@@ -254,49 +214,12 @@ final class RemoteEvent implements Event {
                     failure == null
                         ? new EventSignal.Completed(
                             handle.eventId(), state.generation(), state.completedAtNanos())
-                        : new EventSignal.Failed(handle.eventId(), 0, named(failure))));
+                        : new EventSignal.Failed(handle.eventId(), 0, view.named(failure))));
   }
 
   @Override
   public void close() {
     closed = true;
-  }
-
-  /** The owner's latest record's completion, fed into the query cache. */
-  private CompletableFuture<NodePort.EventState> latest() {
-    long request = requests.incrementAndGet();
-    CompletableFuture<NodePort.EventState> result = new CompletableFuture<>();
-    owner
-        .latest(handle, true)
-        .whenComplete(
-            (state, failure) -> {
-              observed(request, true);
-              if (failure == null) {
-                result.complete(state);
-              } else {
-                result.completeExceptionally(named(failure));
-              }
-            });
-    return result;
-  }
-
-  private synchronized void observed(long request, boolean done) {
-    if (request > answered) {
-      answered = request;
-      completed = done;
-    }
-  }
-
-  /** The failure, as a {@link DeviceExecutionException} that names this event if it did not. */
-  private DeviceExecutionException named(Throwable failure) {
-    Throwable inner = Failures.unwrap(failure);
-    String message = String.valueOf(inner.getMessage());
-    String event = "event " + handle.eventId();
-    if (inner instanceof DeviceExecutionException execution && message.contains(event)) {
-      return execution;
-    }
-    return new DeviceExecutionException(
-        event + " of node " + handle.node() + ": " + message, inner);
   }
 
   private UnsupportedOperationException notHere(String operation) {

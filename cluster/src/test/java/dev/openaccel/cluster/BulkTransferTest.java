@@ -8,7 +8,7 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
-import java.util.Random;
+import java.util.SplittableRandom;
 import java.util.concurrent.TimeUnit;
 import java.util.zip.CRC32;
 import org.junit.jupiter.api.AfterAll;
@@ -46,9 +46,9 @@ class BulkTransferTest {
     RemoteBuffer sums = zero.allocate(cluster.device(1, 0), 8L * COUNT);
     byte[] pattern = new byte[SIZE];
     long[] expected = new long[COUNT];
-    Random random = new Random(14);
+    SplittableRandom random = new SplittableRandom(14);
     for (int k = 0; k < COUNT; k++) {
-      random.nextBytes(pattern);
+      Patterns.fill(pattern, random);
       expected[k] = crc(pattern);
       stream.write(pattern, target); // copies at the call: the next pattern may reuse the array
       stream.launch("crc", intArg(k), target, sums);
@@ -70,10 +70,10 @@ class BulkTransferTest {
     List<RemoteBuffer> sources = new ArrayList<>();
     long[] expected = new long[2];
     byte[] pattern = new byte[SIZE];
-    Random random = new Random(41);
+    SplittableRandom random = new SplittableRandom(41);
     for (int d = 0; d < 2; d++) {
       RemoteBuffer source = one.allocate(cluster.device(1, d), SIZE);
-      random.nextBytes(pattern);
+      Patterns.fill(pattern, random);
       expected[d] = crc(pattern);
       RemoteStream filler = one.newStream(cluster.device(1, d));
       filler.write(pattern, source);

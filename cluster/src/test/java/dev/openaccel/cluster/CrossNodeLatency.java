@@ -6,42 +6,47 @@ import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.time.Duration;
-import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.HdrHistogram.Histogram;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.AskPattern;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * Cross-node event resolution latency on loopback, next to a plain Pekko remote ping-pong in the
- * same run: two cluster nodes (two actor systems in this JVM, Artery TCP on 127.0.0.1).
+ * Cross-node event resolution latency on loopback, next to plain Pekko remote messages in the same
+ * run: two cluster nodes (two actor systems in this JVM, Artery TCP on 127.0.0.1, so both read the
+ * same {@code System.nanoTime} clock), idle and while a {@link BulkLoad} pushes 64 MiB copies
+ * between the same two nodes.
  *
- * <p>Event: node A's stream holds at a gate, then records an interprocess event; node B has opened
- * it, makes a stream of its own wait for it and enqueues a kernel. A fence (one more round trip on
- * the same link) makes sure B's wait has reached A. The clock starts when the gate opens and stops
- * when B's kernel starts: A's stream reaches the record, A tells B, B's stream runs the kernel.
+ * <p>Event hop: node A's stream holds at a gate, then records an interprocess event; node B has
+ * opened it, makes a stream of its own wait for it and enqueues a kernel. A fence (one more round
+ * trip on the same link) makes sure B's wait has reached A. The clock starts when the gate opens
+ * and stops when B's kernel starts: A's stream reaches the record, A tells B, B's stream runs it.
  *
- * <p>Ping-pong: B asks an actor on A and waits for the answer; the messages are Jackson CBOR like
- * OpenAccel's. {@code cluster/run-latency [samples] [warmup]} runs it.
+ * <p>Plain message: A asks an actor on B (Jackson CBOR, like OpenAccel's control messages); one way
+ * is the time from A's send to B's actor receiving it, the round trip until A has the answer. Idle
+ * and loaded phases alternate in rounds. {@code cluster/run-latency [samples] [warmup] [rounds]}
+ * runs it; percentiles come from HdrHistogram.
  */
 public final class CrossNodeLatency {
+  private static final long LOAD_BYTES = 64L << 20;
+
   private CrossNodeLatency() {}
 
-  record Ping(long sequence, ActorRef<Pong> replyTo) implements ClusterMessage {}
+  record Ping(long sentAt, ActorRef<Pong> replyTo) implements ClusterMessage {}
 
-  record Pong(long sequence) implements ClusterMessage {}
+  record Pong(long oneWayNanos) implements ClusterMessage {}
 
   private static Behavior<Ping> ponger() {
     return Behaviors.receive(Ping.class)
         .onMessage(
             Ping.class,
             ping -> {
-              ping.replyTo().tell(new Pong(ping.sequence()));
+              ping.replyTo().tell(new Pong(System.nanoTime() - ping.sentAt()));
               return Behaviors.same();
             })
         .build();
@@ -50,46 +55,82 @@ public final class CrossNodeLatency {
   public static void main(String[] args) throws Exception {
     int samples = args.length > 0 ? Integer.parseInt(args[0]) : 5000;
     int warmup = args.length > 1 ? Integer.parseInt(args[1]) : 2000;
+    int rounds = args.length > 2 ? Integer.parseInt(args[2]) : 4;
     try (TestCluster cluster = TestCluster.start(2)) {
-      long[] pingPong = pingPong(cluster, warmup, samples);
-      long[] events = events(cluster, warmup, samples);
-      long[] oneWay = Arrays.stream(pingPong).map(rtt -> rtt / 2).toArray();
+      // A -> B like the event hop, so both cross the same connection under the same load.
+      ActorRef<Ping> ponger =
+          ArteryBaseline.remote(
+              cluster.system(0),
+              cluster.system(1),
+              cluster.system(1).systemActorOf(ponger(), "latency-ponger", Props.empty()));
+      Phase idle = new Phase();
+      Phase loaded = new Phase();
+      double loadRate = 0;
+      int perRound = Math.max(1, samples / rounds);
+      measure(cluster, ponger, warmup, 0, idle); // warm-up, not recorded
+      for (int round = 0; round < rounds; round++) { // alternating, so machine noise spreads
+        for (int k = 0; k < 2; k++) {
+          if ((round + k) % 2 == 0) {
+            measure(cluster, ponger, 0, perRound, idle);
+          } else {
+            try (BulkLoad load = new BulkLoad(cluster, LOAD_BYTES)) {
+              measure(cluster, ponger, 0, perRound, loaded);
+              loadRate += load.rate() / rounds;
+            }
+          }
+        }
+      }
       System.out.printf(
-          "CrossNodeLatency: 2 nodes in one JVM, Artery TCP on 127.0.0.1, %d samples after %d"
-              + " warm-up%n",
-          samples, warmup);
+          "CrossNodeLatency: 2 nodes in one JVM, Artery TCP on 127.0.0.1, %d samples per phase"
+              + " in %d alternating rounds after %d warm-up%n",
+          perRound * rounds, rounds, warmup);
       System.out.printf("%-52s %9s %9s %9s%n", "what", "p50 us", "p99 us", "mean us");
-      row("plain Pekko remote ping-pong, round trip", pingPong);
-      row("plain Pekko remote ping-pong, one way (RTT/2)", oneWay);
-      row("record on A -> stream on B starts its next kernel", events);
+      idle.print("idle");
+      loaded.print(String.format("under bulk load (64 MiB copies A -> B at %.0f MB/s)", loadRate));
     }
   }
 
-  private static long[] pingPong(TestCluster cluster, int warmup, int samples) throws Exception {
-    ActorRef<Ping> local =
-        cluster.system(0).systemActorOf(ponger(), "latency-ponger", Props.empty());
-    ActorRef<Ping> remote =
-        ActorRefResolver.get(cluster.system(1))
-            .resolveActorRef(ActorRefResolver.get(cluster.system(0)).toSerializationFormat(local));
-    long[] nanos = new long[samples];
+  /** The histograms of one phase, over all its rounds. */
+  private record Phase(Histogram roundTrip, Histogram oneWay, Histogram hop) {
+    Phase() {
+      this(histogram(), histogram(), histogram());
+    }
+
+    void print(String what) {
+      System.out.println("-- " + what);
+      row("plain Pekko remote message A -> B, round trip", roundTrip);
+      row("plain Pekko remote message A -> B, one way", oneWay);
+      row("record on A -> kernel on B that waited starts", hop);
+      System.out.printf(
+          "ratio event hop / one way: p50 %.2f, p99 %.2f%n",
+          hop.getValueAtPercentile(50) / (double) oneWay.getValueAtPercentile(50),
+          hop.getValueAtPercentile(99) / (double) oneWay.getValueAtPercentile(99));
+    }
+  }
+
+  private static void measure(
+      TestCluster cluster, ActorRef<Ping> ponger, int warmup, int samples, Phase phase)
+      throws Exception {
     for (int i = -warmup; i < samples; i++) {
-      long sequence = i;
       long start = System.nanoTime();
-      AskPattern.<Ping, Pong>ask(
-              remote,
-              replyTo -> new Ping(sequence, replyTo),
-              Duration.ofSeconds(10),
-              cluster.system(1).scheduler())
-          .toCompletableFuture()
-          .get(10, TimeUnit.SECONDS);
+      Pong pong =
+          AskPattern.<Ping, Pong>ask(
+                  ponger,
+                  replyTo -> new Ping(System.nanoTime(), replyTo),
+                  Duration.ofSeconds(10),
+                  cluster.system(0).scheduler())
+              .toCompletableFuture()
+              .get(10, TimeUnit.SECONDS);
       if (i >= 0) {
-        nanos[i] = System.nanoTime() - start;
+        phase.roundTrip().recordValue(System.nanoTime() - start);
+        phase.oneWay().recordValue(pong.oneWayNanos());
       }
     }
-    return nanos;
+    events(cluster, warmup, samples, phase.hop());
   }
 
-  private static long[] events(TestCluster cluster, int warmup, int samples) throws Exception {
+  private static void events(TestCluster cluster, int warmup, int samples, Histogram nanos)
+      throws Exception {
     Accelerator a = cluster.node(0).accelerator();
     Accelerator b = cluster.node(1).accelerator();
     Stream onA = a.newStream(a.currentDevice());
@@ -97,7 +138,6 @@ public final class CrossNodeLatency {
     Event event = a.newEvent(EventOptions.defaults().withInterprocess(true));
     event.record(onA);
     Event opened = b.openEvent(event.handle());
-    long[] nanos = new long[samples];
     long[] started = new long[1];
     for (int i = -warmup; i < samples; i++) {
       CompletableFuture<Void> gate = new CompletableFuture<>();
@@ -118,20 +158,23 @@ public final class CrossNodeLatency {
         throw new IllegalStateException("B's kernel did not start within 10 s");
       }
       if (i >= 0) {
-        nanos[i] = started[0] - start;
+        nanos.recordValue(started[0] - start);
       }
     }
-    return nanos;
+    event.close();
+    opened.close();
   }
 
-  private static void row(String what, long[] nanos) {
-    long[] sorted = nanos.clone();
-    Arrays.sort(sorted);
+  private static Histogram histogram() {
+    return new Histogram(TimeUnit.SECONDS.toNanos(60), 3);
+  }
+
+  private static void row(String what, Histogram nanos) {
     System.out.printf(
         "%-52s %9.1f %9.1f %9.1f%n",
         what,
-        sorted[sorted.length / 2] / 1e3,
-        sorted[(int) Math.min(sorted.length - 1, Math.ceil(sorted.length * 0.99) - 1)] / 1e3,
-        Arrays.stream(sorted).average().orElse(0) / 1e3);
+        nanos.getValueAtPercentile(50) / 1e3,
+        nanos.getValueAtPercentile(99) / 1e3,
+        nanos.getMean() / 1e3);
   }
 }

@@ -49,7 +49,8 @@ final class TestCluster implements AutoCloseable {
     Config config =
         ConfigFactory.parseString(extraConfig)
             .withFallback(ConfigFactory.parseString(BASE))
-            .withFallback(ConfigFactory.load());
+            .withFallback(ConfigFactory.load())
+            .resolve();
     try {
       for (int i = 0; i < size; i++) {
         ActorSystem<Void> system = ActorSystem.create(Behaviors.empty(), "openaccel", config);

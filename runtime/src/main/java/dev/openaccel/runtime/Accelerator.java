@@ -4,7 +4,6 @@ import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.internal.AcceleratorCore;
 import dev.openaccel.runtime.internal.ContextSlots;
-import dev.openaccel.runtime.spi.RemoteEvents;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import dev.openaccel.runtime.trace.TraceBus;
 import dev.openaccel.runtime.trace.TraceEvent;
@@ -284,17 +283,7 @@ public final class Accelerator implements Extension, AutoCloseable {
     if (handle.node().equals(system.address().toString())) {
       return InlineEvent.open(router(handle.deviceType()), handle);
     }
-    RemoteEvents remote = core.remoteEvents();
-    if (remote == null) {
-      throw new IllegalArgumentException(
-          "event handle from node "
-              + handle.node()
-              + " cannot be opened on node "
-              + system.address()
-              + ": no cluster support is running here (add openaccel-cluster and use the cluster"
-              + " actor provider)");
-    }
-    return remote.open(handle);
+    return core.openRemote(handle);
   }
 
   // ---- contexts ----
@@ -312,14 +301,7 @@ public final class Accelerator implements Extension, AutoCloseable {
    *     device
    */
   public void runWith(DeviceContext context, Runnable body) {
-    core.checkContext(context);
-    DeviceContext previous = slots.get();
-    slots.set(context);
-    try {
-      body.run();
-    } finally {
-      slots.set(previous);
-    }
+    core.runWith(context, body);
   }
 
   /**

@@ -5,6 +5,8 @@ import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceContext;
 import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.RemoteEvents;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
@@ -174,6 +176,37 @@ public final class AcceleratorCore implements Extension {
   /** The registered remote events, or null. */
   public RemoteEvents remoteEvents() {
     return remoteEvents;
+  }
+
+  /**
+   * The event behind a handle of another node, through the registered remote events.
+   *
+   * @throws IllegalArgumentException if no cluster support is registered, or it rejects the handle
+   */
+  public Event openRemote(EventHandle handle) {
+    RemoteEvents remote = remoteEvents;
+    if (remote == null) {
+      throw new IllegalArgumentException(
+          "event handle from node "
+              + handle.node()
+              + " cannot be opened on node "
+              + system.address()
+              + ": no cluster support is running here (add openaccel-cluster and use the cluster"
+              + " actor provider)");
+    }
+    return remote.open(handle);
+  }
+
+  /** Runs {@code body} under {@code context} (checked first), then restores the caller's own. */
+  public void runWith(DeviceContext context, Runnable body) {
+    checkContext(context);
+    DeviceContext previous = slots.get();
+    slots.set(context);
+    try {
+      body.run();
+    } finally {
+      slots.set(previous);
+    }
   }
 
   /**

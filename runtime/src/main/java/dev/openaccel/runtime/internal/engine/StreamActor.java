@@ -45,10 +45,20 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
 
   static Behavior<Command> create(StreamHandle handle) {
     return Behaviors.setup(
-        context ->
-            handle.attach(context.getSelf())
-                ? new StreamActor(context, handle)
-                : Behaviors.stopped());
+        context -> {
+          if (!handle.attach(context.getSelf())) {
+            return Behaviors.stopped(); // stopped first: the queue must never have two consumers
+          }
+          DeviceQueue queue;
+          try {
+            queue = handle.engine().spec().executor().open(handle.stream());
+          } catch (RuntimeException e) {
+            handle.terminate(
+                "the device queue of " + handle.stream() + " could not be opened: " + e);
+            return Behaviors.stopped();
+          }
+          return new StreamActor(context, handle, queue);
+        });
   }
 
   // The context is not thread-safe; callbacks on other threads tell this instead.
@@ -63,7 +73,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   private WorkItem.HostKernel gated; // parked until the device work before it has ended
   private boolean lingerAfterTiming;
 
-  private StreamActor(ActorContext<Command> context, StreamHandle handle) {
+  private StreamActor(ActorContext<Command> context, StreamHandle handle, DeviceQueue queue) {
     super(context);
     this.self = context.getSelf();
     this.handle = handle;
@@ -73,7 +83,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
     this.kernels =
         new Kernels(
             handle.stream(), engine.spec().launchModel(), engine.tracer(), engine.current());
-    this.queue = engine.spec().executor().open(handle.stream());
+    this.queue = queue;
     this.inFlight = new InFlight(ended -> self.tell(new DeviceEnded(ended)));
     self.tell(Drain.INSTANCE);
   }
@@ -243,6 +253,9 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
       InFlight.Entry entry =
           inFlight.add(
               (nanos, failure) -> {
+                if (failure != null) {
+                  progress.fail(failure); // the device's own wait failed
+                }
                 absorb(generation);
                 progress.itemCompleted();
               },

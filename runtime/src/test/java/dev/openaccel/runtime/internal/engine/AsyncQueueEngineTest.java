@@ -16,8 +16,10 @@ import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.EngineSpec;
 import java.time.Duration;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.AfterAll;
@@ -165,6 +167,27 @@ class AsyncQueueEngineTest {
     end.synchronize();
     assertTrue(start.query());
     assertTrue(start.elapsedTime(end) >= 0);
+  }
+
+  @Test
+  void aDeviceQueueThatCannotOpenFailsTheStreamsWorkInsteadOfWedgingIt() {
+    ActorEngine broken =
+        Engines.start(
+            KIT.system(),
+            EngineSpec.builder(DeviceType.of("unopenable"))
+                .executor(
+                    stream -> {
+                      throw new IllegalStateException("no command queue left");
+                    })
+                .build(),
+            Duration.ofSeconds(30));
+    Stream stream = broken.getNewStream(Device.of(DeviceType.of("unopenable"), 0), 0);
+    stream.launch("never runs", () -> {});
+    CompletableFuture<Void> synced = stream.synchronizeAsync().toCompletableFuture();
+    ExecutionException failed =
+        assertThrows(ExecutionException.class, () -> synced.get(10, TimeUnit.SECONDS));
+    assertTrue(failed.getCause().getMessage().contains("could not be opened"));
+    assertTrue(failed.getCause().getMessage().contains("no command queue left"));
   }
 
   @Test

@@ -1,0 +1,148 @@
+package dev.openaccel.cluster;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.Stream;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.function.Function;
+
+/**
+ * The owner's side of bulk data: writes, reads and copies of this node's buffers whose bytes cross
+ * the bulk lane ({@link Bulk}), each ordered on a stream. Requests of other nodes that are ordered
+ * only by the events their requester waited on (fetches and stores of a copy) run on a transfer
+ * stream per device. Internal.
+ *
+ * <p>Owns: one transfer stream per device. Thread-safe: every method only enqueues on streams or
+ * reads concurrent maps.
+ */
+final class Transfers {
+  private final LocalNode local;
+  private final Function<String, NodePort> ports;
+  private final Inbox inbox;
+  private final Map<Device, Stream> transferStreams = new ConcurrentHashMap<>();
+
+  Transfers(LocalNode local, Function<String, NodePort> ports, Inbox inbox) {
+    this.local = local;
+    this.ports = ports;
+    this.inbox = inbox;
+  }
+
+  /**
+   * Writes, in stream order, the bytes of bulk transfer {@code transferId} of node {@code from}.
+   */
+  void writeFrom(
+      String from, Device device, long streamId, long bufferId, long transferId, int length) {
+    Stream stream = local.stream(device, streamId);
+    DeviceBuffer buffer;
+    try {
+      buffer = local.buffer(bufferId, stream);
+    } catch (RuntimeException misuse) {
+      LocalNode.failOn(stream, "write", misuse);
+      return;
+    }
+    copyIn(stream, buffer, from, transferId, length);
+  }
+
+  /** Reads on the stream {@code streamId}, in its order. */
+  CompletionStage<byte[]> read(
+      Device device, long streamId, long bufferId, int offset, int length) {
+    Stream stream = local.stream(device, streamId);
+    return readOn(stream, local.buffer(bufferId, stream), offset, length);
+  }
+
+  /** Reads on the buffer's transfer stream: ordered only by the events the requester waited on. */
+  CompletionStage<byte[]> fetch(long bufferId, int offset, int length) {
+    DeviceBuffer buffer = local.buffer(bufferId);
+    Stream stream = transferStream(buffer.device());
+    buffer.recordStream(stream);
+    return readOn(stream, buffer, offset, length);
+  }
+
+  /** Writes bulk transfer {@code transferId} of {@code from} on the buffer's transfer stream. */
+  CompletionStage<Void> storeFrom(String from, long bufferId, long transferId, int length) {
+    DeviceBuffer buffer = local.buffer(bufferId);
+    Stream stream = transferStream(buffer.device());
+    buffer.recordStream(stream);
+    copyIn(stream, buffer, from, transferId, length);
+    return whenReached(stream, null);
+  }
+
+  /** Writes {@code bytes}, when they come, into the buffer on its transfer stream. */
+  CompletionStage<Void> storeLocal(long bufferId, CompletableFuture<byte[]> bytes) {
+    DeviceBuffer buffer = local.buffer(bufferId);
+    Stream stream = transferStream(buffer.device());
+    buffer.recordStream(stream);
+    copyIn(stream, buffer, 0, bytes);
+    return whenReached(stream, null);
+  }
+
+  void copy(Device device, long streamId, RemoteBuffer src, RemoteBuffer dst) {
+    Stream stream = local.stream(device, streamId);
+    try {
+      new NodeCopy(local, this, ports, stream).copy(src, dst);
+    } catch (RuntimeException misuse) {
+      LocalNode.failOn(stream, "copy", misuse);
+    }
+  }
+
+  /**
+   * Writes the chunks of a bulk transfer into {@code buffer} in stream order: the stream waits for
+   * each chunk, then puts it. A lost chunk fails the wait, so the stream's next sync reports it.
+   */
+  void copyIn(Stream stream, DeviceBuffer buffer, String from, long transferId, long length) {
+    for (long offset = 0; offset < length; offset += NodeCopy.CHUNK) {
+      CompletableFuture<byte[]> chunk = inbox.expect(new Inbox.Key(from, transferId, offset), true);
+      copyIn(stream, buffer, offset, chunk);
+    }
+  }
+
+  /** The stream waits for {@code chunk}, then puts it at {@code offset} of {@code buffer}. */
+  void copyIn(Stream stream, DeviceBuffer buffer, long offset, CompletableFuture<byte[]> chunk) {
+    local.blockOn(stream, chunk);
+    stream.launch(
+        "copy-in",
+        context -> {
+          // A failed chunk already failed the wait above, which reports it downstream.
+          if (!chunk.isCompletedExceptionally()) {
+            context.buffer(0).put((int) offset, chunk.join());
+          }
+        },
+        buffer);
+  }
+
+  CompletionStage<byte[]> readOn(Stream stream, DeviceBuffer buffer, int offset, int length) {
+    byte[] out = new byte[length];
+    stream.launch("read", context -> context.buffer(0).get(offset, out), buffer);
+    return whenReached(stream, out);
+  }
+
+  /**
+   * Completes with {@code value} when {@code stream} reaches this point, exceptionally if covered
+   * work failed; unlike a stream synchronization it leaves the failure report for the stream's
+   * owner.
+   */
+  static <T> CompletionStage<T> whenReached(Stream stream, T value) {
+    Event reached = stream.recordEvent();
+    CompletableFuture<T> result = new CompletableFuture<>();
+    reached
+        .completion()
+        .whenComplete(
+            (ok, failure) -> {
+              reached.close();
+              if (failure == null) {
+                result.complete(value);
+              } else {
+                result.completeExceptionally(Failures.unwrap(failure));
+              }
+            });
+    return result;
+  }
+
+  private Stream transferStream(Device device) {
+    return transferStreams.computeIfAbsent(device, d -> local.accelerator().newStream(d));
+  }
+}
