@@ -77,6 +77,11 @@ record Measure(
         name, Map.of(), Quantity.BANDWIDTH, r -> bytesPerOp / (r.nanosPerOp() / 1e9));
   }
 
+  /** Floating-point operations per second, for a benchmark of {@code flopPerOp} per operation. */
+  static Measure flops(String name, double flopPerOp) {
+    return new Measure(name, Map.of(), Quantity.FLOPS, r -> flopPerOp * r.opsPerSecond());
+  }
+
   /** The same measure, restricted to results whose {@code param} is {@code value}. */
   Measure with(String param, Object value) {
     return new Measure(name, Map.of(param, String.valueOf(value)), quantity, read);

@@ -11,7 +11,9 @@ enum Quantity {
   /** Bytes; lower is better. */
   BYTES(false),
   /** Bytes per second; higher is better. */
-  BANDWIDTH(true);
+  BANDWIDTH(true),
+  /** Floating-point operations per second; higher is better. */
+  FLOPS(true);
 
   private final boolean higherIsBetter;
 
@@ -30,6 +32,7 @@ enum Quantity {
       case TIME -> time(value);
       case BYTES -> value < 10_000 ? fixed(value, " B") : fixed(value / 1e3, " kB");
       case BANDWIDTH -> fixed(value / 1e9, " GB/s");
+      case FLOPS -> fixed(value / 1e9, " GFLOP/s");
     };
   }
 

@@ -66,6 +66,7 @@ final class Rows {
     addTimingRows(rows);
     addLifecycleRows(rows);
     addMemoryRows(rows);
+    OpenClRows.addTo(rows);
     return rows;
   }
 

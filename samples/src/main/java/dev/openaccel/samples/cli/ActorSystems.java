@@ -1,5 +1,7 @@
 package dev.openaccel.samples.cli;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import java.time.Duration;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -19,10 +21,15 @@ public final class ActorSystems {
 
   /** Starts a system named {@code name} whose guardian is {@code guardian}. */
   public static <T> ActorSystem<T> start(Behavior<T> guardian, String name) {
+    return start(guardian, name, ConfigFactory.load());
+  }
+
+  /** Starts a system named {@code name} whose guardian is {@code guardian}, with {@code config}. */
+  public static <T> ActorSystem<T> start(Behavior<T> guardian, String name, Config config) {
     // Set up logging on this thread first: otherwise Pekko's logger and the accelerator's start it
     // from two threads at once, and SLF4J warns that it replayed a call.
     LoggerFactory.getILoggerFactory();
-    return ActorSystem.create(guardian, name);
+    return ActorSystem.create(guardian, name, config);
   }
 
   /**

@@ -31,7 +31,7 @@ final class ComputeLane implements AutoCloseable {
   private final Stream copyOut;
   private final HostTiles host;
   private final PipelineOptions options;
-  private final AtomicInteger done;
+  private final TileMultiply tileMultiply;
   private final List<Slot> inputs = new ArrayList<>();
   private final List<Slot> outputs = new ArrayList<>();
   private int steps;
@@ -44,13 +44,13 @@ final class ComputeLane implements AutoCloseable {
       Stream copyOut,
       HostTiles host,
       PipelineOptions options,
-      AtomicInteger done) {
+      TileMultiply tileMultiply) {
     this.compute = compute;
     this.copyIn = copyIn;
     this.copyOut = copyOut;
     this.host = host;
     this.options = options;
-    this.done = done;
+    this.tileMultiply = tileMultiply;
   }
 
   /**
@@ -66,7 +66,9 @@ final class ComputeLane implements AutoCloseable {
       HostTiles host,
       PipelineOptions options,
       AtomicInteger done) {
-    ComputeLane lane = new ComputeLane(compute, copyIn, copyOut, host, options, done);
+    ComputeLane lane =
+        new ComputeLane(
+            compute, copyIn, copyOut, host, options, TileMultiply.of(accelerator, options, done));
     try (StreamGuard guard = accelerator.streamGuard(compute)) {
       for (int i = 0; i < 2; i++) {
         lane.addSlot(accelerator, lane.inputs, 2);
@@ -132,9 +134,10 @@ final class ComputeLane implements AutoCloseable {
       compute.waitEvent(out.free()); // the copy-out of the tile that last used this C buffer
     }
     compute.waitEvent(in.ready());
-    compute.launch(
+    tileMultiply.launch(
+        compute,
         job.kernelName(k),
-        new GemmKernel(options.tile(), k > 0, done),
+        k > 0,
         in.buffers().get(0),
         in.buffers().get(1),
         out.buffers().get(0));

@@ -1,5 +1,7 @@
 package dev.openaccel.samples.pipeline;
 
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.MemoryStats;
@@ -17,8 +19,16 @@ import java.nio.file.Paths;
  * @param devices how many OpenReg devices share the work
  * @param streams compute streams per device
  * @param out the directory for timeline.json and timeline.svg
+ * @param backend the device type: {@code openreg} (Java tile kernels) or {@code opencl} (the tile
+ *     multiply as an OpenCL kernel)
  */
-public record PipelineOptions(int size, int tile, int devices, int streams, Path out) {
+public record PipelineOptions(
+    int size, int tile, int devices, int streams, Path out, String backend) {
+
+  /** Options on the default backend, OpenReg. */
+  public PipelineOptions(int size, int tile, int devices, int streams, Path out) {
+    this(size, tile, devices, streams, out, "openreg");
+  }
 
   /**
    * Host matrices a run holds at once: A, B, C, their packed forms, B transposed, the reference.
@@ -38,7 +48,8 @@ public record PipelineOptions(int size, int tile, int devices, int streams, Path
           .integer("--tile", "T", 128, "tile edge; N must be a multiple of T")
           .integer("--devices", "D", 2, "OpenReg devices to split the output tiles over")
           .integer("--streams", "S", 2, "compute streams per device")
-          .text("--out", "DIR", "target/openaccel-run", "where timeline.json and timeline.svg go");
+          .text("--out", "DIR", "target/openaccel-run", "where timeline.json and timeline.svg go")
+          .text("--backend", "TYPE", "openreg", "openreg (Java tile kernels) or opencl (OpenCL)");
 
   /**
    * The options from parsed flags.
@@ -52,8 +63,10 @@ public record PipelineOptions(int size, int tile, int devices, int streams, Path
             values.integer("--tile"),
             values.integer("--devices"),
             values.integer("--streams"),
-            Paths.get(values.text("--out")));
+            Paths.get(values.text("--out")),
+            values.text("--backend"));
     options.checkShape();
+    options.checkBackend();
     return options;
   }
 
@@ -146,6 +159,25 @@ public record PipelineOptions(int size, int tile, int devices, int streams, Path
         + ", which has "
         + mib(free)
         + " free (lower --tile or --streams)";
+  }
+
+  private void checkBackend() {
+    if (!backend.equals("openreg") && !backend.equals("opencl")) {
+      throw new UsageException("--backend " + backend + " is neither openreg nor opencl");
+    }
+    if (backend.equals("opencl") && tile % 8 != 0) {
+      throw new UsageException(
+          "--backend opencl needs a --tile that is a multiple of 8, got " + tile);
+    }
+  }
+
+  /** The configuration that selects {@link #backend()} as the accelerator's device type. */
+  Config backendConfig() {
+    return ConfigFactory.parseString(
+            "openaccel.default-device-type = "
+                + backend
+                + "\nopenaccel.disabled-backends = [toyreg]")
+        .withFallback(ConfigFactory.load());
   }
 
   private int roundUp() {

@@ -47,7 +47,7 @@ public final class PipelineSample {
   static int run(PipelineOptions options, PrintStream out, PrintStream err) throws Exception {
     Path dir = outputDirectory(options.out());
     ActorSystem<TraceCollector.Command> system =
-        ActorSystems.start(TraceCollector.create(), "pipeline");
+        ActorSystems.start(TraceCollector.create(), "pipeline", options.backendConfig());
     try {
       Accelerator accelerator = Accelerator.get(system);
       options.checkAgainst(accelerator);
@@ -75,9 +75,7 @@ public final class PipelineSample {
       Progress progress,
       PrintStream out)
       throws InterruptedException {
-    out.printf(
-        "warm-up: JIT-compiled the tile multiply on the host in %.0f ms%n",
-        GemmKernel.warmUp(options.tile()));
+    out.println(TileMultiply.warmUp(Accelerator.get(system), options));
     TiledMatmul.Outcome outcome = TiledMatmul.run(Accelerator.get(system), options, host, progress);
     TraceLog log = TraceCollector.await(system, system, outcome.kernels(), TRACE_WAIT);
     Timeline timeline = new Timeline(outcome.tracks(), log);

@@ -24,7 +24,7 @@ public final class TimingSample {
   private static final Config CONFIG =
       ConfigFactory.parseString(
           "openaccel.system-name = timing\n"
-              + "openaccel.disabled-backends = []\n"
+              + "openaccel.disabled-backends = [opencl]\n"
               + "openaccel.default-device-type = openreg");
 
   /** The flags, with their defaults. */

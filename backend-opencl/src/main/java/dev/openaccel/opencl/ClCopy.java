@@ -1,0 +1,131 @@
+package dev.openaccel.opencl;
+
+import static org.lwjgl.opencl.CL10.nclEnqueueCopyBuffer;
+import static org.lwjgl.opencl.CL10.nclEnqueueReadBuffer;
+import static org.lwjgl.opencl.CL10.nclEnqueueWriteBuffer;
+
+import java.nio.ByteBuffer;
+import org.lwjgl.system.MemoryUtil;
+
+/**
+ * The three copies as non-blocking OpenCL commands. A direct host buffer is used in place; a heap
+ * buffer goes through native staging memory ({@code malloc}, no garbage-collected direct buffer):
+ * filled when the command is enqueued (for {@code copyToDevice}) or emptied into the heap buffer
+ * when it ends (for {@code copyToHost}), and freed then. Each copy is one command, used once.
+ */
+abstract sealed class ClCopy implements ClWork {
+  private final String call;
+  private final String name;
+  final ClBuffer[] buffers;
+  final long[] mems;
+
+  /** Takes a use of each buffer; {@code uses} says what for, in the closed-buffer error. */
+  private ClCopy(String call, String name, String[] uses, ClBuffer... buffers) {
+    this.call = call;
+    this.name = name;
+    this.buffers = buffers;
+    this.mems = new long[buffers.length];
+    for (int i = 0; i < buffers.length; i++) {
+      mems[i] = buffers[i].acquire(uses[i]);
+    }
+  }
+
+  @Override
+  public void enqueued() {
+    for (ClBuffer buffer : buffers) {
+      buffer.enqueued();
+    }
+  }
+
+  @Override
+  public String name() {
+    return name;
+  }
+
+  @Override
+  public String toString() {
+    return call;
+  }
+
+  /** Host to device: {@code src}'s remaining bytes into {@code dst}. */
+  static final class ToDevice extends ClCopy {
+    private final ByteBuffer src;
+    private final int from;
+    private final int length;
+    private ByteBuffer staged;
+
+    ToDevice(ByteBuffer src, ClBuffer dst) {
+      super("clEnqueueWriteBuffer", "copyToDevice", new String[] {"copy into"}, dst);
+      this.src = src;
+      this.from = src.position();
+      this.length = src.remaining();
+    }
+
+    @Override
+    public int enqueue(long queue, long eventAddress) {
+      ByteBuffer bytes = src;
+      if (!src.isDirect()) {
+        staged = MemoryUtil.memAlloc(length).put(0, src, from, length);
+        bytes = staged;
+      }
+      long address = MemoryUtil.memAddress0(bytes) + (bytes == src ? from : 0);
+      return nclEnqueueWriteBuffer(queue, mems[0], 0, 0, length, address, 0, 0, eventAddress);
+    }
+
+    @Override
+    public void ended(boolean completed) {
+      MemoryUtil.memFree(staged);
+    }
+  }
+
+  /** Device to host: {@code src} into {@code dst} from its position. */
+  static final class ToHost extends ClCopy {
+    private final ByteBuffer dst;
+    private final int to;
+    private final int length;
+    private ByteBuffer staged;
+
+    ToHost(ClBuffer src, ByteBuffer dst) {
+      super("clEnqueueReadBuffer", "copyToHost", new String[] {"copy from"}, src);
+      this.dst = dst;
+      this.to = dst.position();
+      this.length = dst.remaining();
+    }
+
+    @Override
+    public int enqueue(long queue, long eventAddress) {
+      ByteBuffer bytes = dst;
+      if (!dst.isDirect()) {
+        staged = MemoryUtil.memAlloc(length);
+        bytes = staged;
+      }
+      long address = MemoryUtil.memAddress0(bytes) + (bytes == dst ? to : 0);
+      return nclEnqueueReadBuffer(queue, mems[0], 0, 0, length, address, 0, 0, eventAddress);
+    }
+
+    @Override
+    public void ended(boolean completed) {
+      if (staged != null) {
+        if (completed) {
+          dst.put(to, staged, 0, length);
+        }
+        MemoryUtil.memFree(staged);
+      }
+    }
+  }
+
+  /** Device to device, same size; the buffers may be on two devices of the context. */
+  static final class Between extends ClCopy {
+    private final long length;
+
+    Between(ClBuffer src, ClBuffer dst) {
+      super("clEnqueueCopyBuffer", "copy", new String[] {"copy from", "copy into"}, src, dst);
+      this.length = src.size();
+    }
+
+    @Override
+    public int enqueue(long queue, long eventAddress) {
+      return nclEnqueueCopyBuffer(queue, mems[0], mems[1], 0, 0, length, 0, 0, eventAddress);
+    }
+  }
+}

@@ -1,0 +1,53 @@
+package dev.openaccel.opencl;
+
+import static org.lwjgl.opencl.CL10.CL_MEM_READ_WRITE;
+import static org.lwjgl.opencl.CL10.clCreateBuffer;
+import static org.lwjgl.opencl.CL10.clReleaseMemObject;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceOutOfMemoryException;
+import org.lwjgl.system.MemoryStack;
+
+/**
+ * Allocates and frees {@code cl_mem} buffers in a context. A request the device cannot hold (over
+ * {@code CL_DEVICE_MAX_MEM_ALLOC_SIZE}, or refused with {@code CL_MEM_OBJECT_ALLOCATION_FAILURE} or
+ * {@code CL_OUT_OF_RESOURCES}) is a {@link DeviceOutOfMemoryException}. Stateless; thread-safe.
+ */
+final class ClMemory {
+  private final ClContext context;
+
+  ClMemory(ClContext context) {
+    this.context = context;
+  }
+
+  /**
+   * A new {@code cl_mem} of {@code bytes} for device {@code index}; the caller owns it.
+   *
+   * @param free bytes the caller's accounting still has free, for the error message
+   */
+  long allocate(int index, long bytes, long free) {
+    ClDevice device = context.device(index);
+    if (bytes > device.maxAllocation()) {
+      throw outOfMemory(index, bytes, Math.min(free, device.maxAllocation()));
+    }
+    try (MemoryStack stack = MemoryStack.stackPush()) {
+      var rc = stack.mallocInt(1);
+      long mem = clCreateBuffer(context.handle(), CL_MEM_READ_WRITE, bytes, rc);
+      int code = rc.get(0);
+      if (code == -4 || code == -5 || code == -61) {
+        throw outOfMemory(index, bytes, free);
+      }
+      ClErrors.check(code, "clCreateBuffer(" + bytes + " bytes on " + device.name() + ")");
+      return mem;
+    }
+  }
+
+  void free(long mem) {
+    clReleaseMemObject(mem);
+  }
+
+  private DeviceOutOfMemoryException outOfMemory(int index, long bytes, long free) {
+    return new DeviceOutOfMemoryException(
+        Device.of(OpenClProvider.TYPE, index), bytes, free, context.device(index).globalMemory());
+  }
+}

@@ -1,0 +1,39 @@
+package dev.openaccel.opencl;
+
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.trace.TraceEvent;
+import dev.openaccel.runtime.trace.Tracer;
+
+/**
+ * Publishes a stream's device commands on the trace bus as kernel spans when they end: {@link
+ * System#nanoTime()} at the callback as the end, minus the command's device duration as the start
+ * (the device's clock may differ from the host's; its durations do not). Immutable; thread-safe.
+ */
+final class ClTrace {
+  /** Traces nothing. */
+  static final ClTrace NONE = new ClTrace(null, null);
+
+  private final Stream stream;
+  private final Tracer tracer;
+
+  ClTrace(Stream stream, Tracer tracer) {
+    this.stream = stream;
+    this.tracer = tracer;
+  }
+
+  boolean enabled() {
+    return tracer != null && tracer.enabled();
+  }
+
+  /** Publishes the span of {@code event}, the command {@code name}, if tracing is on. */
+  void ended(String name, long event, int status) {
+    if (name == null || !enabled()) {
+      return;
+    }
+    long finished = System.nanoTime();
+    long started = finished - ClCallbacks.durationNanos(event);
+    tracer.publish(new TraceEvent.KernelStarted(stream.device(), stream.id(), name, started));
+    tracer.publish(
+        new TraceEvent.KernelFinished(stream.device(), stream.id(), name, status < 0, finished));
+  }
+}

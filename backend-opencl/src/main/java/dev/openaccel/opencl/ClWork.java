@@ -1,0 +1,35 @@
+package dev.openaccel.opencl;
+
+import dev.openaccel.runtime.spi.DeviceWork;
+
+/**
+ * One OpenCL command a stream hands to its queue: a kernel launch or a copy. Built at the user's
+ * call (where its arguments are checked and its buffers' uses taken), enqueued later on the
+ * stream's actor, in stream order. The queue keeps the work reachable until its command ends, so
+ * host memory a command reads or writes stays alive until then.
+ */
+interface ClWork extends DeviceWork {
+
+  /**
+   * Enqueues the command on {@code queue}, storing its event at {@code eventAddress} (a {@code
+   * cl_event*}), or creating none when it is 0.
+   *
+   * @return the OpenCL error code, 0 on success
+   */
+  int enqueue(long queue, long eventAddress);
+
+  /**
+   * What traces report: the kernel's launch name, or the copy ({@code copyToDevice}, ...); null for
+   * a command that is not traced (a barrier).
+   */
+  String name();
+
+  /** Called once after {@link #enqueue} returned or threw: gives back the buffers' uses. */
+  void enqueued();
+
+  /**
+   * Called once when the command has ended, before the stream hears of it: {@code completed} false
+   * if it failed or was never enqueued. Releases what the command held (staging memory).
+   */
+  default void ended(boolean completed) {}
+}

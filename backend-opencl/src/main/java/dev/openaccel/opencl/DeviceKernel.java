@@ -1,0 +1,102 @@
+package dev.openaccel.opencl;
+
+import static org.lwjgl.opencl.CL10.CL_KERNEL_NUM_ARGS;
+import static org.lwjgl.opencl.CL10.clGetKernelInfo;
+import static org.lwjgl.opencl.CL10.clReleaseKernel;
+
+import dev.openaccel.runtime.Stream;
+import java.util.List;
+import java.util.Objects;
+import org.lwjgl.system.MemoryStack;
+
+/**
+ * A compiled device kernel: launch it on a stream with a {@link LaunchShape} and its arguments.
+ *
+ * <pre>{@code
+ * DeviceKernel saxpy = OpenCl.get(accelerator).compile(SOURCE).kernel("saxpy");
+ * saxpy.launch(stream, LaunchShape.of(n), 2.0f, x, y);   // float a, __global float* x, y
+ * }</pre>
+ *
+ * <p>Arguments, in parameter order: a {@link dev.openaccel.runtime.DeviceBuffer} of this backend
+ * for a {@code __global}/{@code __constant} pointer, a {@link LocalMemory} for a {@code __local}
+ * pointer, and for a value the boxed Java type of its size ({@code char}/{@code uchar}: Byte,
+ * {@code short}: Short, {@code int}/{@code uint}: Integer, {@code long}/{@code ulong}: Long, {@code
+ * float}: Float, {@code double}: Double). A wrong count or type throws {@link
+ * IllegalArgumentException} at the call, naming the parameter and the value. The launch runs in
+ * stream order like any kernel; a failure to enqueue it (e.g. {@code CL_INVALID_WORK_GROUP_SIZE
+ * (-54)}) fails the stream's work and surfaces as a {@link
+ * dev.openaccel.runtime.DeviceExecutionException} at the next covering sync point.
+ *
+ * <p>Owns: its {@code cl_kernel}, whose argument slots are set and enqueued under this object's
+ * monitor. This class is thread-safe.
+ */
+public final class DeviceKernel {
+  private final String name;
+  private final long kernel;
+  private final List<KernelParameter> parameters;
+  private final LaunchTarget target;
+
+  DeviceKernel(ClProgram program, String name, LaunchTarget target) {
+    this.name = Objects.requireNonNull(name, "name");
+    this.kernel = program.createKernel(name);
+    this.target = target;
+    try (MemoryStack stack = MemoryStack.stackPush()) {
+      var count = stack.mallocInt(1);
+      ClErrors.check(
+          clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, count, null),
+          "clGetKernelInfo(" + name + ")");
+      this.parameters = ClProgram.parameters(kernel, count.get(0));
+    }
+  }
+
+  public String name() {
+    return name;
+  }
+
+  /** The kernel's parameters, in order. */
+  public List<KernelParameter> parameters() {
+    return parameters;
+  }
+
+  /**
+   * Enqueues this kernel on {@code stream} over {@code shape} with {@code args}.
+   *
+   * @throws IllegalArgumentException if the arguments do not match {@link #parameters()}, a buffer
+   *     is not of this backend, or {@code stream} is not an OpenCL stream
+   * @throws IllegalStateException if a buffer is closed
+   */
+  public void launch(Stream stream, LaunchShape shape, Object... args) {
+    launch(stream, name, shape, args);
+  }
+
+  /**
+   * {@link #launch(Stream, LaunchShape, Object...)} under the name {@code launchName}, which traces
+   * and failures report (e.g. one name per tile of a tiled algorithm).
+   */
+  public void launch(Stream stream, String launchName, LaunchShape shape, Object... args) {
+    Objects.requireNonNull(stream, "stream");
+    Objects.requireNonNull(launchName, "launchName");
+    Objects.requireNonNull(shape, "shape");
+    KernelArguments encoded = KernelArguments.encode(name, parameters, args, target.memory());
+    try {
+      target.enqueue(stream, new ClLaunch(this, launchName, shape, encoded));
+    } catch (RuntimeException e) {
+      encoded.enqueued();
+      throw e;
+    }
+  }
+
+  long handle() {
+    return kernel;
+  }
+
+  /** Releases the {@code cl_kernel}; only when no launch can still be enqueued. */
+  void release() {
+    clReleaseKernel(kernel);
+  }
+
+  @Override
+  public String toString() {
+    return "DeviceKernel(" + name + parameters + ")";
+  }
+}

@@ -1,0 +1,165 @@
+package dev.openaccel.opencl;
+
+import dev.openaccel.runtime.DeviceBuffer;
+import java.util.List;
+import java.util.Map;
+
+/**
+ * Checks a launch's arguments against a kernel's parameters at the call and encodes them for {@code
+ * clSetKernelArg}: a buffer (resolved to its {@code cl_mem} when enqueued), a {@link LocalMemory}
+ * as a size, a scalar as its bits. Immutable once built; thread-safe.
+ */
+final class KernelArguments {
+  /** The Java type each OpenCL C scalar type takes, and its size in bytes. */
+  private record Scalar(Class<?> javaType, int size) {}
+
+  private static final Map<String, Scalar> SCALARS =
+      Map.ofEntries(
+          Map.entry("char", new Scalar(Byte.class, 1)),
+          Map.entry("uchar", new Scalar(Byte.class, 1)),
+          Map.entry("short", new Scalar(Short.class, 2)),
+          Map.entry("ushort", new Scalar(Short.class, 2)),
+          Map.entry("int", new Scalar(Integer.class, 4)),
+          Map.entry("uint", new Scalar(Integer.class, 4)),
+          Map.entry("long", new Scalar(Long.class, 8)),
+          Map.entry("ulong", new Scalar(Long.class, 8)),
+          Map.entry("float", new Scalar(Float.class, 4)),
+          Map.entry("double", new Scalar(Double.class, 8)));
+
+  /** How argument {@code i} is passed: {@code size} bytes of {@code bits}, or a null pointer. */
+  private final long[] bits;
+
+  private final ClBuffer[] buffers;
+
+  private final int[] sizes;
+  private final boolean[] local;
+
+  private KernelArguments(int count) {
+    bits = new long[count];
+    buffers = new ClBuffer[count];
+    sizes = new int[count];
+    local = new boolean[count];
+  }
+
+  /**
+   * Checks {@code args} against {@code parameters} and encodes them.
+   *
+   * @param memory the memory whose buffers the launch may take
+   * @throws IllegalArgumentException naming the kernel, the parameter and the value on a wrong
+   *     count or type, or for a buffer of another accelerator
+   * @throws IllegalStateException if a buffer is closed
+   */
+  static KernelArguments encode(
+      String kernel, List<KernelParameter> parameters, Object[] args, ClDeviceMemory memory) {
+    if (args.length != parameters.size()) {
+      throw new IllegalArgumentException(
+          "kernel "
+              + kernel
+              + " takes "
+              + parameters.size()
+              + " arguments "
+              + parameters
+              + ", got "
+              + args.length);
+    }
+    KernelArguments encoded = new KernelArguments(args.length);
+    try {
+      for (int i = 0; i < args.length; i++) {
+        encoded.put(kernel, parameters.get(i), args[i], memory);
+      }
+    } catch (RuntimeException e) {
+      encoded.enqueued();
+      throw e;
+    }
+    return encoded;
+  }
+
+  private void put(String kernel, KernelParameter p, Object arg, ClDeviceMemory memory) {
+    int i = p.index();
+    switch (p.space()) {
+      case GLOBAL, CONSTANT -> {
+        ClBuffer buffer = ClBuffer.of(require(kernel, p, arg, DeviceBuffer.class), memory);
+        bits[i] = buffer.acquire("launch a kernel on");
+        buffers[i] = buffer;
+        sizes[i] = Long.BYTES;
+      }
+      case LOCAL -> {
+        sizes[i] = Math.toIntExact(require(kernel, p, arg, LocalMemory.class).bytes());
+        local[i] = true;
+      }
+      case PRIVATE -> {
+        Scalar scalar = SCALARS.get(p.typeName().replace("unsigned ", "u"));
+        if (scalar == null) {
+          throw new IllegalArgumentException(
+              "kernel "
+                  + kernel
+                  + " parameter "
+                  + p.index()
+                  + " ("
+                  + p
+                  + ") has a type the"
+                  + " launch API does not pass (scalars only: "
+                  + SCALARS.keySet()
+                  + ")");
+        }
+        Object value = require(kernel, p, arg, scalar.javaType());
+        bits[i] = bitsOf(value);
+        sizes[i] = scalar.size();
+      }
+    }
+  }
+
+  private static <T> T require(String kernel, KernelParameter p, Object arg, Class<T> type) {
+    if (!type.isInstance(arg)) {
+      throw new IllegalArgumentException(
+          "kernel "
+              + kernel
+              + " argument "
+              + p.index()
+              + " ("
+              + p
+              + ") needs a "
+              + type.getSimpleName()
+              + ", got "
+              + (arg == null ? "null" : arg.getClass().getSimpleName() + " " + arg));
+    }
+    return type.cast(arg);
+  }
+
+  private static long bitsOf(Object value) {
+    if (value instanceof Float f) {
+      return Float.floatToRawIntBits(f) & 0xFFFF_FFFFL;
+    }
+    if (value instanceof Double d) {
+      return Double.doubleToRawLongBits(d);
+    }
+    return ((Number) value).longValue();
+  }
+
+  int count() {
+    return bits.length;
+  }
+
+  /** The bits of argument {@code i}: a value, or a buffer's {@code cl_mem}. */
+  long bits(int i) {
+    return bits[i];
+  }
+
+  /** Gives back the buffers' uses; called once, after the launch was enqueued or abandoned. */
+  void enqueued() {
+    for (ClBuffer buffer : buffers) {
+      if (buffer != null) {
+        buffer.enqueued();
+      }
+    }
+  }
+
+  int size(int i) {
+    return sizes[i];
+  }
+
+  /** True for a {@code __local} argument: {@link #size} bytes, no value. */
+  boolean isLocal(int i) {
+    return local[i];
+  }
+}

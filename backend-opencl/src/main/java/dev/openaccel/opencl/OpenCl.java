@@ -1,0 +1,87 @@
+package dev.openaccel.opencl;
+
+import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.Stream;
+import java.util.List;
+import java.util.Optional;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * The OpenCL backend of an {@link Accelerator}: compiles device programs and says which platform
+ * and devices it uses.
+ *
+ * <pre>{@code
+ * OpenCl opencl = OpenCl.get(accelerator);
+ * DeviceKernel scale = opencl.compile("""
+ *     __kernel void scale(float a, __global float* x) { x[get_global_id(0)] *= a; }
+ *     """).kernel("scale");
+ * scale.launch(stream, LaunchShape.of(n), 2.0f, buffer);
+ * }</pre>
+ *
+ * This class is thread-safe.
+ */
+public final class OpenCl {
+  private final OpenClBackend backend;
+
+  private OpenCl(OpenClBackend backend) {
+    this.backend = backend;
+  }
+
+  /**
+   * The OpenCL backend of {@code accelerator}.
+   *
+   * @throws IllegalArgumentException if the accelerator has no opencl backend on its class path
+   */
+  public static OpenCl get(Accelerator accelerator) {
+    OpenClBackend backend = OpenClSystem.of(accelerator.system()).backend();
+    if (backend == null || !accelerator.deviceTypes().contains(OpenClProvider.TYPE)) {
+      throw new IllegalArgumentException(
+          "no backend for device type opencl in this accelerator (found "
+              + accelerator.deviceTypes()
+              + ")");
+    }
+    return new OpenCl(backend);
+  }
+
+  /** Why the backend has no devices (no OpenCL library or platform), or empty if it has. */
+  public Optional<String> unavailableReason() {
+    return backend.unavailableReason();
+  }
+
+  /** The selected platform's name. */
+  public String platformName() {
+    return backend.context().platformName();
+  }
+
+  /** The names of the backend's devices, by device index. */
+  public List<String> deviceNames() {
+    return backend.devices().stream().map(ClDevice::name).toList();
+  }
+
+  /**
+   * Work enqueued on {@code stream} (an opencl stream) after this call waits until {@code signal}
+   * completes, e.g. {@code event.completion()} of an event of another backend or node, which {@link
+   * dev.openaccel.runtime.Event#block} rejects as torch does; the engine parks the stream, no
+   * thread blocks. If {@code signal} fails, the failure reaches what the stream records next.
+   *
+   * @throws IllegalArgumentException if {@code stream} is not an opencl stream of this accelerator
+   */
+  public void blockOn(Stream stream, CompletionStage<?> signal) {
+    backend.engine().blockOn(stream, signal);
+  }
+
+  /** {@link #compile(String, String)} without extra options. */
+  public DeviceProgram compile(String source) {
+    return compile(source, "");
+  }
+
+  /**
+   * Compiles OpenCL C {@code source} for every device, or returns the cached program.
+   *
+   * @throws OpenClException ({@code CL_BUILD_PROGRAM_FAILURE (-11)}) with the full build log
+   * @throws IllegalStateException if the backend has no devices
+   */
+  public DeviceProgram compile(String source, String options) {
+    return backend.programs().compile(source, options);
+  }
+}

@@ -1,0 +1,143 @@
+package dev.openaccel.opencl;
+
+import dev.openaccel.runtime.PriorityRange;
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.BackendContext;
+import dev.openaccel.runtime.spi.Capability;
+import dev.openaccel.runtime.spi.DeviceGuardImpl;
+import dev.openaccel.runtime.spi.Engine;
+import dev.openaccel.runtime.spi.EngineSpec;
+import dev.openaccel.runtime.trace.Tracer;
+import java.util.EnumSet;
+import java.util.List;
+import java.util.Optional;
+import java.util.Set;
+import org.slf4j.LoggerFactory;
+
+/**
+ * The OpenCL backend of one accelerator: the selected platform's devices in one {@code cl_context},
+ * described as an {@link EngineSpec} whose executor gives each stream a {@link ClQueue} and whose
+ * memory is {@link ClDeviceMemory}; the runtime's actor engine does the rest. Without an OpenCL
+ * platform it reports 0 devices and {@link #unavailableReason()} says why.
+ *
+ * <p>Owns: the context, the programs and the memory's map queues, released when the actor system
+ * terminates; the engine reference, set once at creation. This class is thread-safe.
+ */
+final class OpenClBackend implements LaunchTarget {
+  /** No queue priorities without {@code cl_khr_priority_hints}: one priority, 0. */
+  static final PriorityRange PRIORITIES = new PriorityRange(0, 0);
+
+  private final String unavailable;
+  private final ClContext context;
+  private final ClDeviceMemory memory;
+  private final Programs programs;
+  private volatile Engine engine;
+
+  private OpenClBackend(OpenClSettings settings, String unavailable, ClContext context) {
+    this.unavailable = unavailable;
+    this.context = context;
+    this.memory = context == null ? null : new ClDeviceMemory(context, settings.memoryPerDevice());
+    this.programs = context == null ? null : new Programs(context, settings, this);
+  }
+
+  /**
+   * The engine of a new backend for {@code settings}, kept in the actor system for {@link
+   * OpenCl#get}; never throws for a missing or failing platform.
+   */
+  static DeviceGuardImpl create(OpenClSettings settings, BackendContext backend) {
+    String unavailable = null;
+    ClContext context = null;
+    try {
+      ClPlatforms.Probe probe = ClPlatforms.probe(settings);
+      if (probe instanceof ClPlatforms.Found found) {
+        context = new ClContext(found);
+      } else {
+        unavailable = ((ClPlatforms.Unavailable) probe).reason();
+      }
+    } catch (RuntimeException e) {
+      unavailable = "OpenCL failed to start: " + e.getMessage();
+    }
+    if (unavailable != null) {
+      LoggerFactory.getLogger(OpenClBackend.class).warn("opencl has 0 devices: {}", unavailable);
+    }
+    OpenClBackend created = new OpenClBackend(settings, unavailable, context);
+    created.engine = backend.engine(created.spec(settings, backend.tracer()));
+    OpenClSystem.of(backend.system()).install(created);
+    if (context != null) {
+      backend.system().getWhenTerminated().thenRun(created::release);
+    }
+    return created.engine;
+  }
+
+  private EngineSpec spec(OpenClSettings settings, Tracer tracer) {
+    EngineSpec.Builder spec =
+        EngineSpec.builder(OpenClProvider.TYPE)
+            .deviceCount(context == null ? 0 : context.devices().size())
+            .priorityRange(PRIORITIES)
+            .computeUnits(settings.computeUnits())
+            .streamPoolSize(settings.streamPoolSize())
+            .batch(settings.batch());
+    Set<Capability> capabilities =
+        EnumSet.of(
+            Capability.EVENTS,
+            Capability.STREAM_POOL,
+            Capability.CROSS_DEVICE_WAIT,
+            Capability.INTERPROCESS_EVENTS);
+    if (context != null) {
+      boolean profiling = settings.profiling();
+      spec.executor(stream -> new ClQueue(context, stream, profiling, tracer)).memory(memory);
+      capabilities.add(Capability.DEVICE_MEMORY);
+      if (profiling) {
+        capabilities.add(Capability.TIMING);
+      }
+    }
+    return spec.capabilities(capabilities).build();
+  }
+
+  /** Why there are no devices, or empty when OpenCL is available. */
+  Optional<String> unavailableReason() {
+    return Optional.ofNullable(unavailable);
+  }
+
+  ClContext context() {
+    requireAvailable();
+    return context;
+  }
+
+  Programs programs() {
+    requireAvailable();
+    return programs;
+  }
+
+  List<ClDevice> devices() {
+    return context == null ? List.of() : context.devices();
+  }
+
+  /** The engine, for the operations the backend adds to it. */
+  Engine engine() {
+    requireAvailable();
+    return engine;
+  }
+
+  @Override
+  public ClDeviceMemory memory() {
+    return memory;
+  }
+
+  @Override
+  public void enqueue(Stream stream, ClLaunch launch) {
+    engine.enqueue(stream, launch.name(), launch);
+  }
+
+  private void requireAvailable() {
+    if (context == null) {
+      throw new IllegalStateException("the opencl backend has no devices: " + unavailable);
+    }
+  }
+
+  private void release() {
+    programs.release();
+    memory.release();
+    context.close();
+  }
+}

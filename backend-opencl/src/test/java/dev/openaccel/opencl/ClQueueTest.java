@@ -1,0 +1,217 @@
+package dev.openaccel.opencl;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.ConfigFactory;
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.spi.Completion;
+import java.nio.ByteBuffer;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/** The device-queue layer without the engine: markers, device-side waits, callbacks, copies. */
+@RequiresOpenCl
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class ClQueueTest {
+  /** Long enough (milliseconds on a CPU device) that a wait not done on the device would show. */
+  static final String SOURCE =
+      """
+      __kernel void slowSet(__global int* x, int value, int spins) {
+        float acc = 0;
+        for (int i = 0; i < spins; i++) acc = acc * 0.5f + 1.0f;
+        x[0] = value + (acc < 0 ? 1 : 0);
+      }
+      __kernel void copyFirst(__global const int* from, __global int* to) { to[0] = from[0]; }
+      """;
+
+  private ClContext context;
+  private ClDeviceMemory memory;
+  private ClProgram program;
+  private DeviceKernel slowSet;
+  private DeviceKernel copyFirst;
+
+  @BeforeAll
+  void start() {
+    var found = (ClPlatforms.Found) ClPlatforms.probe(OpenClSettings.from(ConfigFactory.load()));
+    context = new ClContext(found);
+    memory = new ClDeviceMemory(context, 0);
+    program = new ClProgram(context, SOURCE, "");
+    slowSet = new DeviceKernel(program, "slowSet", null);
+    copyFirst = new DeviceKernel(program, "copyFirst", null);
+  }
+
+  @AfterAll
+  void close() {
+    slowSet.release();
+    copyFirst.release();
+    program.close();
+    memory.release();
+    context.close();
+  }
+
+  /** A completion that completes {@code future} with the device time, or fails it. */
+  static Completion into(CompletableFuture<Long> future) {
+    return new Completion() {
+      @Override
+      public void complete(long deviceNanos) {
+        future.complete(deviceNanos);
+      }
+
+      @Override
+      public void fail(Throwable cause) {
+        future.completeExceptionally(cause);
+      }
+    };
+  }
+
+  private static long await(CompletableFuture<Long> f) throws Exception {
+    return f.get(10, TimeUnit.SECONDS);
+  }
+
+  private ClBuffer buffer(int device, long bytes) {
+    ClMemory raw = new ClMemory(context);
+    return new ClBuffer(
+        memory, Device.of(OpenClProvider.TYPE, device), bytes, raw.allocate(device, bytes, bytes));
+  }
+
+  private ClLaunch launch(DeviceKernel kernel, Object... args) {
+    return new ClLaunch(
+        kernel,
+        kernel.name(),
+        LaunchShape.of(1),
+        KernelArguments.encode(kernel.name(), kernel.parameters(), args, memory));
+  }
+
+  @Test
+  void aMarkerCompletesAfterTheKernelBeforeItWithALaterDeviceTime() throws Exception {
+    try (ClQueue queue = new ClQueue(context, 0, true);
+        ClBuffer x = buffer(0, 4)) {
+      CompletableFuture<Long> kernel = new CompletableFuture<>();
+      CompletableFuture<Long> marker = new CompletableFuture<>();
+      queue.submit(launch(slowSet, x, 1, 100_000), into(kernel));
+      queue.mark(into(marker)).release();
+      long markerEnd = await(marker);
+      assertTrue(kernel.isDone(), "the marker completed before the kernel enqueued before it");
+      assertTrue(markerEnd >= await(kernel), "marker end " + markerEnd + " before the kernel's");
+    }
+  }
+
+  @Test
+  void aQueueWaitsOnTheDeviceForAMarkerOfAnotherDevicesQueue() throws Exception {
+    int other = context.devices().size() > 1 ? 1 : 0;
+    try (ClQueue a = new ClQueue(context, 0, true);
+        ClQueue b = new ClQueue(context, other, true);
+        ClBuffer x = buffer(0, 4);
+        ClBuffer y = buffer(other, 4)) {
+      a.submit(launch(slowSet, x, 42, 2_000_000), into(new CompletableFuture<>()));
+      CompletableFuture<Long> marked = new CompletableFuture<>();
+      ClMarker marker = (ClMarker) a.mark(into(marked));
+      CompletableFuture<Long> waited = new CompletableFuture<>();
+      assertTrue(b.waitFor(marker, into(waited)));
+      b.submit(launch(copyFirst, x, y), into(new CompletableFuture<>()));
+      ByteBuffer out = ByteBuffer.allocateDirect(4).order(java.nio.ByteOrder.nativeOrder());
+      CompletableFuture<Long> read = new CompletableFuture<>();
+      b.submit(new ClCopy.ToHost(y, out), into(read));
+      await(read);
+      assertEquals(42, out.getInt(0));
+      assertTrue(
+          await(waited) >= await(marked), "the barrier ended before the marker it waits for");
+      marker.release();
+    }
+  }
+
+  @Test
+  void aReleasedMarkerIsNotWaitedFor() throws Exception {
+    try (ClQueue a = new ClQueue(context, 0, true);
+        ClQueue b = new ClQueue(context, 0, true)) {
+      CompletableFuture<Long> done = new CompletableFuture<>();
+      ClMarker marker = (ClMarker) a.mark(into(done));
+      await(done);
+      marker.release();
+      marker.release();
+      assertFalse(b.waitFor(marker, into(new CompletableFuture<>())));
+    }
+  }
+
+  @Test
+  void aMarkerOfAnotherContextIsNotWaitedOnTheDevice() throws Exception {
+    var found = (ClPlatforms.Found) ClPlatforms.probe(OpenClSettings.from(ConfigFactory.load()));
+    try (ClContext second = new ClContext(found);
+        ClQueue foreign = new ClQueue(second, 0, true);
+        ClQueue queue = new ClQueue(context, 0, true)) {
+      CompletableFuture<Long> done = new CompletableFuture<>();
+      ClMarker marker = (ClMarker) foreign.mark(into(done));
+      assertFalse(queue.waitFor(marker, into(new CompletableFuture<>())));
+      await(done);
+      marker.release();
+    }
+  }
+
+  @Test
+  void copiesOfHeapAndDirectBuffersRoundTripThroughTheDevice() throws Exception {
+    try (ClQueue queue = new ClQueue(context, 0, true);
+        ClBuffer a = buffer(0, 8);
+        ClBuffer b = buffer(0, 8)) {
+      ByteBuffer in = ByteBuffer.allocate(8).putLong(0, 0x0102030405060708L);
+      ByteBuffer out = ByteBuffer.allocate(8);
+      CompletableFuture<Long> read = new CompletableFuture<>();
+      queue.submit(new ClCopy.ToDevice(in, a), into(new CompletableFuture<>()));
+      queue.submit(new ClCopy.Between(a, b), into(new CompletableFuture<>()));
+      queue.submit(new ClCopy.ToHost(b, out), into(read));
+      await(read);
+      assertEquals(0x0102030405060708L, out.getLong(0));
+    }
+  }
+
+  @Test
+  void anEnqueueErrorIsReportedToTheCompletionWithItsName() throws Exception {
+    try (ClQueue queue = new ClQueue(context, 0, true);
+        ClBuffer x = buffer(0, 4)) {
+      CompletableFuture<Long> done = new CompletableFuture<>();
+      queue.submit(
+          new ClLaunch(
+              slowSet,
+              "slowSet",
+              LaunchShape.of(8192).local(8192),
+              KernelArguments.encode(
+                  "slowSet", slowSet.parameters(), new Object[] {x, 1, 1}, memory)),
+          into(done));
+      ExecutionException e = assertThrows(ExecutionException.class, () -> await(done));
+      assertTrue(
+          e.getCause()
+              .getMessage()
+              .contains("launch of slowSet [8192] / [8192] failed: CL_INVALID_"),
+          e.getCause().getMessage());
+    }
+  }
+
+  @Test
+  void everyCommandCompletesThoughFewHaveTheirOwnCallback() throws Exception {
+    try (ClQueue queue = new ClQueue(context, 0, true);
+        ClBuffer x = buffer(0, 4)) {
+      int count = 300;
+      java.util.List<CompletableFuture<Long>> done = new java.util.ArrayList<>();
+      for (int i = 0; i < count; i++) {
+        CompletableFuture<Long> f = new CompletableFuture<>();
+        done.add(f);
+        queue.submit(launch(slowSet, x, i, 10), into(f));
+      }
+      ByteBuffer out = ByteBuffer.allocate(4).order(java.nio.ByteOrder.nativeOrder());
+      CompletableFuture<Long> read = new CompletableFuture<>();
+      queue.submit(new ClCopy.ToHost(x, out), into(read));
+      await(read);
+      for (CompletableFuture<Long> f : done) {
+        assertTrue(f.isDone(), "a command before the read did not complete");
+      }
+      assertEquals(count - 1, out.getInt(0), "the heap read saw the last kernel's value");
+    }
+  }
+}

@@ -1,0 +1,138 @@
+package dev.openaccel.opencl;
+
+import static dev.openaccel.opencl.OpenClTestSupport.floats;
+import static dev.openaccel.opencl.OpenClTestSupport.floatsOf;
+import static dev.openaccel.runtime.tck.BackendTck.assertThrowsWith;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.Stream;
+import java.nio.ByteBuffer;
+import java.util.List;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+@RequiresOpenCl
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class DeviceKernelTest {
+  static final String SOURCE =
+      """
+      __kernel void axpy(float a, __global const float* x, __global float* y, uint n) {
+        size_t i = get_global_id(0);
+        if (i < n) y[i] += a * x[i];
+      }
+      """;
+
+  private Accelerator accelerator;
+  private OpenCl opencl;
+  private Device device;
+
+  @BeforeAll
+  void start() {
+    accelerator = OpenClTestSupport.start();
+    opencl = OpenCl.get(accelerator);
+    device = Device.of(OpenClProvider.TYPE, 0);
+  }
+
+  @AfterAll
+  void close() {
+    accelerator.close();
+  }
+
+  @Test
+  void axpyRunsInStreamOrderBetweenCopies() {
+    DeviceKernel axpy = opencl.compile(SOURCE).kernel("axpy");
+    Stream stream = accelerator.newStream(device);
+    try (DeviceBuffer x = accelerator.allocate(device, 16);
+        DeviceBuffer y = accelerator.allocate(device, 16)) {
+      stream.copyToDevice(floats(1, 2, 3, 4), x);
+      stream.copyToDevice(floats(10, 20, 30, 40), y);
+      axpy.launch(stream, LaunchShape.of(4), 2.0f, x, y, 4);
+      ByteBuffer out = ByteBuffer.allocateDirect(16);
+      stream.copyToHost(y, out);
+      OpenClTestSupport.synchronize(stream);
+      assertArrayEquals(new float[] {12, 24, 36, 48}, floatsOf(out));
+    }
+  }
+
+  @Test
+  void parametersComeFromTheCompiler() {
+    List<KernelParameter> parameters = opencl.compile(SOURCE).kernel("axpy").parameters();
+    assertEquals(4, parameters.size());
+    assertEquals(KernelParameter.Space.PRIVATE, parameters.get(0).space());
+    assertEquals("float", parameters.get(0).typeName());
+    assertEquals(KernelParameter.Space.GLOBAL, parameters.get(2).space());
+    assertEquals("y", parameters.get(2).name());
+  }
+
+  @Test
+  void theSameSourceCompilesOnce() {
+    assertSame(opencl.compile(SOURCE), opencl.compile(SOURCE));
+  }
+
+  @Test
+  void aBuildErrorCarriesTheBuildLog() {
+    OpenClException e =
+        assertThrowsWith(
+            OpenClException.class,
+            "CL_BUILD_PROGRAM_FAILURE (-11)",
+            () -> opencl.compile("__kernel void broken(__global float* x) { x[0] = y; }"));
+    assertTrue(e.getMessage().contains("build log of"), e.getMessage());
+    assertTrue(e.getMessage().contains("'y'"), e.getMessage());
+  }
+
+  @Test
+  void anUnknownKernelNameIsNamed() {
+    assertThrowsWith(
+        OpenClException.class,
+        "CL_INVALID_KERNEL_NAME (-46)",
+        () -> opencl.compile(SOURCE).kernel("nope"));
+  }
+
+  @Test
+  void aWrongArgumentCountIsRejectedAtTheCall() {
+    DeviceKernel axpy = opencl.compile(SOURCE).kernel("axpy");
+    Stream stream = accelerator.newStream(device);
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "kernel axpy takes 4 arguments",
+        () -> axpy.launch(stream, LaunchShape.of(4), 2.0f));
+  }
+
+  @Test
+  void aWrongArgumentTypeIsRejectedAtTheCall() {
+    DeviceKernel axpy = opencl.compile(SOURCE).kernel("axpy");
+    Stream stream = accelerator.newStream(device);
+    try (DeviceBuffer x = accelerator.allocate(device, 16)) {
+      assertThrowsWith(
+          IllegalArgumentException.class,
+          "argument 0 (float a) needs a Float, got Double 2.0",
+          () -> axpy.launch(stream, LaunchShape.of(4), 2.0, x, x, 4));
+      assertThrowsWith(
+          IllegalArgumentException.class,
+          "argument 2 (__global float* y) needs a DeviceBuffer, got Integer 7",
+          () -> axpy.launch(stream, LaunchShape.of(4), 2.0f, x, 7, 4));
+    }
+  }
+
+  @Test
+  void anEnqueueErrorFailsTheStreamWithItsName() {
+    DeviceKernel axpy = opencl.compile(SOURCE).kernel("axpy");
+    Stream stream = accelerator.newStream(device);
+    try (DeviceBuffer x = accelerator.allocate(device, 16)) {
+      axpy.launch(stream, LaunchShape.of(8192).local(8192), 2.0f, x, x, 4);
+      DeviceExecutionException e =
+          assertThrowsWith(
+              DeviceExecutionException.class, "axpy", () -> OpenClTestSupport.synchronize(stream));
+      assertTrue(String.valueOf(e.getCause()).contains("CL_INVALID_"), String.valueOf(e));
+    }
+  }
+}

@@ -1,0 +1,99 @@
+package dev.openaccel.opencl;
+
+import static dev.openaccel.runtime.tck.BackendTck.assertThrowsWith;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+
+import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.Stream;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.nio.FloatBuffer;
+import java.util.SplittableRandom;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+@RequiresOpenCl
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class SgemmTest {
+  private Accelerator accelerator;
+  private Sgemm sgemm;
+  private Device device;
+
+  @BeforeAll
+  void start() {
+    accelerator = OpenClTestSupport.start();
+    sgemm = Sgemm.of(OpenCl.get(accelerator));
+    device = Device.of(OpenClProvider.TYPE, 0);
+  }
+
+  @AfterAll
+  void close() {
+    accelerator.close();
+  }
+
+  @Test
+  void tiledShapesMatchTheJavaReference() {
+    check(64, 128, 40, 1f, 0f);
+  }
+
+  @Test
+  void untiledShapesWithAlphaAndBetaMatchTheJavaReference() {
+    check(24, 16, 7, 0.5f, 2f);
+  }
+
+  @Test
+  void sizesThatAreNotMultiplesOfEightAreRejected() {
+    Stream stream = accelerator.newStream(device);
+    try (DeviceBuffer x = accelerator.allocate(device, 4096)) {
+      assertThrowsWith(
+          IllegalArgumentException.class,
+          "got m=12 n=8 k=4",
+          () -> sgemm.multiply(stream, 12, 8, 4, x, x, x));
+      assertThrowsWith(
+          IllegalArgumentException.class,
+          "matrix B needs 16384 bytes, buffer has 4096",
+          () -> sgemm.multiply(stream, 8, 64, 64, x, x, x));
+    }
+  }
+
+  private void check(int m, int n, int k, float alpha, float beta) {
+    SplittableRandom random = new SplittableRandom(m * 31L + n);
+    float[] a = randoms(random, m * k);
+    float[] b = randoms(random, k * n);
+    float[] c = randoms(random, m * n);
+    Stream stream = accelerator.newStream(device);
+    try (DeviceBuffer da = accelerator.allocate(device, a.length * 4L);
+        DeviceBuffer db = accelerator.allocate(device, b.length * 4L);
+        DeviceBuffer dc = accelerator.allocate(device, c.length * 4L)) {
+      stream.copyToDevice(OpenClTestSupport.floats(a), da);
+      stream.copyToDevice(OpenClTestSupport.floats(b), db);
+      stream.copyToDevice(OpenClTestSupport.floats(c), dc);
+      sgemm.multiply(stream, m, n, k, alpha, da, db, beta, dc);
+      ByteBuffer out = ByteBuffer.allocateDirect(c.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+      stream.copyToHost(dc, out);
+      OpenClTestSupport.synchronize(stream);
+      FloatBuffer result = out.asFloatBuffer();
+      for (int i = 0; i < m; i++) {
+        for (int j = 0; j < n; j++) {
+          float expected = beta * c[i * n + j];
+          for (int p = 0; p < k; p++) {
+            expected += alpha * a[i * k + p] * b[p * n + j];
+          }
+          assertEquals(expected, result.get(i * n + j), 1e-3f, "C[" + i + "][" + j + "]");
+        }
+      }
+    }
+  }
+
+  private static float[] randoms(SplittableRandom random, int count) {
+    float[] values = new float[count];
+    for (int i = 0; i < count; i++) {
+      values[i] = (float) random.nextDouble(-1, 1);
+    }
+    return values;
+  }
+}

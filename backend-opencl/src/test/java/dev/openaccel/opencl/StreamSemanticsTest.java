@@ -1,0 +1,196 @@
+package dev.openaccel.opencl;
+
+import static dev.openaccel.opencl.OpenClTestSupport.floats;
+import static dev.openaccel.opencl.OpenClTestSupport.floatsOf;
+import static dev.openaccel.runtime.tck.BackendTck.assertThrowsWith;
+import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.openaccel.openreg.OpenRegProvider;
+import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.DeviceOutOfMemoryException;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.EventOptions;
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.internal.AcceleratorCore;
+import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Device kernels, Java kernels and copies on one opencl stream keep stream order; failures surface
+ * at the next sync point and later work still runs; waits cross backends through the engine.
+ */
+@RequiresOpenCl
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+class StreamSemanticsTest {
+  static final String SOURCE =
+      """
+      __kernel void addOne(__global float* x) { x[get_global_id(0)] += 1.0f; }
+      """;
+
+  private Accelerator accelerator;
+  private DeviceKernel addOne;
+  private Device device;
+
+  @BeforeAll
+  void start() {
+    accelerator = OpenClTestSupport.start();
+    addOne = OpenCl.get(accelerator).compile(SOURCE).kernel("addOne");
+    device = Device.of(OpenClProvider.TYPE, 0);
+  }
+
+  @AfterAll
+  void close() {
+    accelerator.close();
+  }
+
+  @Test
+  void javaKernelsRunBetweenDeviceKernelsInStreamOrder() {
+    Stream stream = accelerator.newStream(device);
+    try (DeviceBuffer x = accelerator.allocate(device, 16)) {
+      stream.copyToDevice(floats(1, 2, 3, 4), x);
+      for (int i = 0; i < 100; i++) {
+        addOne.launch(stream, LaunchShape.of(4), x);
+      }
+      stream.launch(
+          "double",
+          context -> {
+            var values = context.buffer(0).order(ByteOrder.LITTLE_ENDIAN).asFloatBuffer();
+            for (int i = 0; i < 4; i++) {
+              values.put(i, values.get(i) * 2);
+            }
+          },
+          x);
+      addOne.launch(stream, LaunchShape.of(4), x);
+      ByteBuffer out = ByteBuffer.allocate(16);
+      stream.copyToHost(x, out);
+      OpenClTestSupport.synchronize(stream);
+      assertArrayEquals(new float[] {203, 205, 207, 209}, floatsOf(out));
+    }
+  }
+
+  @Test
+  void aFailingJavaKernelSurfacesAtTheNextSyncAndLaterDeviceWorkStillRuns() {
+    Stream stream = accelerator.newStream(device);
+    try (DeviceBuffer x = accelerator.allocate(device, 4)) {
+      stream.copyToDevice(floats(0), x);
+      stream.launch(
+          "broken",
+          () -> {
+            throw new IllegalStateException("kernel bug");
+          });
+      addOne.launch(stream, LaunchShape.of(1), x);
+      assertThrowsWith(
+          DeviceExecutionException.class, "broken", () -> OpenClTestSupport.synchronize(stream));
+      ByteBuffer out = ByteBuffer.allocateDirect(4);
+      stream.copyToHost(x, out);
+      OpenClTestSupport.synchronize(stream);
+      assertEquals(1f, floatsOf(out)[0]);
+    }
+  }
+
+  @Test
+  void anOpenRegEventBlocksAnOpenClStreamAndTheReverse() throws Exception {
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "does not match blocking stream's device type",
+        () ->
+            accelerator
+                .newEvent(OpenRegProvider.TYPE, EventOptions.defaults())
+                .block(accelerator.newStream(device)));
+    Device openreg = Device.of(OpenRegProvider.TYPE, 0);
+    Stream regStream = accelerator.newStream(openreg);
+    Stream clStream = accelerator.newStream(device);
+    CountDownLatch gate = new CountDownLatch(1);
+    try (DeviceBuffer x = accelerator.allocate(device, 4)) {
+      stream(clStream, x);
+      regStream.launch("gate", () -> awaitGate(gate));
+      Event fromReg = accelerator.newEvent(OpenRegProvider.TYPE, EventOptions.defaults());
+      fromReg.record(regStream);
+      // Event.block across device types is rejected as in torch; the engine waits on any stage.
+      OpenCl.get(accelerator).blockOn(clStream, fromReg.completion());
+      addOne.launch(clStream, LaunchShape.of(1), x);
+      Event fromCl = accelerator.newEvent(OpenClProvider.TYPE, EventOptions.defaults());
+      fromCl.record(clStream);
+      AcceleratorCore.get(accelerator.system())
+          .router(OpenRegProvider.TYPE)
+          .blockOn(regStream, fromCl.completion());
+      var after = regStream.submit("after", () -> true);
+      assertTrue(!fromCl.query(), "the opencl stream ran past an unfinished openreg event");
+      gate.countDown();
+      assertTrue(after.toCompletableFuture().get(10, TimeUnit.SECONDS));
+      assertTrue(fromCl.query());
+      ByteBuffer out = ByteBuffer.allocateDirect(4);
+      clStream.copyToHost(x, out);
+      OpenClTestSupport.synchronize(clStream);
+      assertEquals(1f, floatsOf(out)[0]);
+    } finally {
+      gate.countDown();
+    }
+  }
+
+  @Test
+  void timingEventsMeasureDeviceWorkBetweenThem() {
+    Stream stream = accelerator.newStream(device);
+    Event start = accelerator.newEvent(OpenClProvider.TYPE, EventOptions.timing());
+    Event end = accelerator.newEvent(OpenClProvider.TYPE, EventOptions.timing());
+    try (DeviceBuffer x = accelerator.allocate(device, 4 * 4096)) {
+      start.record(stream);
+      for (int i = 0; i < 50; i++) {
+        addOne.launch(stream, LaunchShape.of(4096), x);
+      }
+      end.record(stream);
+      assertTrue(end.synchronize(java.time.Duration.ofSeconds(10)), "end not reached in 10 s");
+      assertTrue(start.elapsedTime(end) > 0, "elapsed " + start.elapsedTime(end));
+    }
+  }
+
+  @Test
+  void tooLargeAnAllocationIsDeviceOutOfMemory() {
+    long capacity = accelerator.memoryStats(device).capacity();
+    assertThrowsWith(
+        DeviceOutOfMemoryException.class,
+        "out of memory",
+        () -> accelerator.allocate(device, capacity + 1));
+  }
+
+  @Test
+  void aClosedBufferIsRejectedAtTheCall() {
+    Stream stream = accelerator.newStream(device);
+    DeviceBuffer x = accelerator.allocate(device, 16);
+    x.close();
+    assertThrowsWith(
+        IllegalStateException.class,
+        "closed buffer",
+        () -> addOne.launch(stream, LaunchShape.of(4), x));
+    assertThrowsWith(
+        IllegalStateException.class,
+        "closed buffer",
+        () -> stream.copyToDevice(ByteBuffer.allocate(16), x));
+  }
+
+  private static void stream(Stream stream, DeviceBuffer x) {
+    stream.copyToDevice(floats(0), x);
+  }
+
+  private static void awaitGate(CountDownLatch gate) {
+    try {
+      if (!gate.await(10, TimeUnit.SECONDS)) {
+        throw new IllegalStateException("gate not opened within 10 s");
+      }
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      throw new IllegalStateException(e);
+    }
+  }
+}

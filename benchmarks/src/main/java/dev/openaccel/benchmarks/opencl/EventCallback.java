@@ -1,0 +1,81 @@
+package dev.openaccel.benchmarks.opencl;
+
+import static org.lwjgl.opencl.CL10.CL_COMPLETE;
+import static org.lwjgl.opencl.CL10.clReleaseEvent;
+import static org.lwjgl.opencl.CL11.nclSetEventCallback;
+import static org.lwjgl.opencl.CL12.clEnqueueMarkerWithWaitList;
+
+import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.Stream;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
+import org.lwjgl.PointerBuffer;
+import org.lwjgl.opencl.CLEventCallback;
+import org.openjdk.jmh.annotations.Benchmark;
+import org.openjdk.jmh.annotations.BenchmarkMode;
+import org.openjdk.jmh.annotations.Mode;
+import org.openjdk.jmh.annotations.OutputTimeUnit;
+import org.openjdk.jmh.annotations.Scope;
+import org.openjdk.jmh.annotations.Setup;
+import org.openjdk.jmh.annotations.State;
+import org.openjdk.jmh.annotations.TearDown;
+
+/**
+ * Event completion delivered to the host without polling: record on a stream, then join the event's
+ * {@code completion()} stage. The baseline enqueues a marker on a raw queue and completes a future
+ * from its {@code clSetEventCallback}.
+ */
+@State(Scope.Benchmark)
+@BenchmarkMode(Mode.AverageTime)
+@OutputTimeUnit(TimeUnit.MICROSECONDS)
+public class EventCallback {
+  private static final AtomicReference<CompletableFuture<Void>> PENDING = new AtomicReference<>();
+  private static final CLEventCallback CALLBACK =
+      CLEventCallback.create(
+          (event, status, data) -> {
+            clReleaseEvent(event);
+            PENDING.get().complete(null);
+          });
+
+  private Accelerator accelerator;
+  private Stream stream;
+  private Event event;
+  private RawOpenCl raw;
+  private long queue;
+  private final PointerBuffer marker = PointerBuffer.allocateDirect(1);
+
+  @Setup
+  public void setUp() {
+    accelerator = OpenClBench.start();
+    stream = accelerator.newStream(OpenClBench.device(0));
+    event = accelerator.newEvent();
+    raw = new RawOpenCl();
+    queue = raw.newQueue();
+  }
+
+  @TearDown
+  public void tearDown() {
+    RawOpenCl.releaseQueue(queue);
+    raw.close();
+    accelerator.close();
+  }
+
+  @Benchmark
+  public Object recordThenCompletion() {
+    event.record(stream);
+    return event.completion().toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public Object rawMarkerCallback() {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    PENDING.set(done);
+    RawOpenCl.check(clEnqueueMarkerWithWaitList(queue, null, marker), "marker");
+    RawOpenCl.check(
+        nclSetEventCallback(marker.get(0), CL_COMPLETE, CALLBACK.address(), 0),
+        "clSetEventCallback");
+    return done.join();
+  }
+}

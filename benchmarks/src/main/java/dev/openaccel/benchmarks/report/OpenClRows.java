@@ -1,0 +1,56 @@
+package dev.openaccel.benchmarks.report;
+
+import static dev.openaccel.benchmarks.report.Measure.flops;
+import static dev.openaccel.benchmarks.report.Measure.meanOfSamples;
+import static dev.openaccel.benchmarks.report.Measure.rate;
+import static dev.openaccel.benchmarks.report.Measure.time;
+import static dev.openaccel.benchmarks.report.Target.advantageAtLeast;
+import static dev.openaccel.benchmarks.report.Target.none;
+
+import java.util.List;
+
+/** The OpenCL backend's rows, each beside its raw-LWJGL (or Java) baseline from the same run. */
+final class OpenClRows {
+  private static final double SGEMM_1024_FLOP = 2.0 * 1024 * 1024 * 1024;
+
+  private OpenClRows() {}
+
+  static void addTo(List<Row> rows) {
+    rows.add(
+        new Row(
+            "opencl: empty device kernels, one stream (vs raw clEnqueueNDRangeKernel)",
+            rate("EnqueueRate.streamLaunch"),
+            rate("EnqueueRate.rawEnqueue"),
+            advantageAtLeast(1 / 1.2, "within 1.2x of raw")));
+    rows.add(
+        new Row(
+            "opencl: record + block + record, host round trip (vs raw marker/barrier/marker)",
+            time("EventHop.recordBlockRecord"),
+            time("EventHop.rawMarkerBarrierMarker"),
+            none()));
+    rows.add(
+        new Row(
+            "opencl: record + block hop on the device clock (vs raw marker/barrier/marker)",
+            meanOfSamples("EventHop.recordBlockRecord", "deviceHopNanosSum"),
+            meanOfSamples("EventHop.rawMarkerBarrierMarker", "deviceHopNanosSum"),
+            advantageAtLeast(1 / 1.2, "within 1.2x of raw")));
+    rows.add(
+        new Row(
+            "opencl: record, completion() delivered (vs raw marker + clSetEventCallback)",
+            time("EventCallback.recordThenCompletion"),
+            time("EventCallback.rawMarkerCallback"),
+            none()));
+    rows.add(
+        new Row(
+            "opencl: SGEMM 1024 (vs blocked single-thread Java)",
+            flops("SgemmGflops.openAccelSgemm", SGEMM_1024_FLOP),
+            flops("SgemmGflops.javaBlocked", SGEMM_1024_FLOP),
+            advantageAtLeast(1.5, ">= 1.5x Java")));
+    rows.add(
+        new Row(
+            "opencl: SGEMM 1024 (vs the same kernel on a raw queue)",
+            flops("SgemmGflops.openAccelSgemm", SGEMM_1024_FLOP),
+            flops("SgemmGflops.rawSgemm", SGEMM_1024_FLOP),
+            none()));
+  }
+}
