@@ -35,6 +35,7 @@ final class Generation implements WorkItem {
   private long completedAtNanos;
   private DeviceExecutionException failure;
   private Object waiters; // null, one Consumer, or a List of them; guarded by this
+  private Object markWaiters; // null, one Runnable, or a List of them; guarded by this
 
   private Generation(EngineEvent event, long number, String label) {
     this.event = event;
@@ -88,13 +89,38 @@ final class Generation implements WorkItem {
     return deviceMarker;
   }
 
+  /**
+   * Sets the record's device marker (once, by the recording stream's actor) and tells who waits.
+   */
   void deviceMarker(Marker marker) {
-    this.deviceMarker = marker;
+    Object toRun;
+    synchronized (this) {
+      deviceMarker = marker;
+      toRun = markWaiters;
+      markWaiters = null;
+    }
+    runAll(toRun);
+  }
+
+  /**
+   * Runs {@code waiter} once this record has a device marker or is done: now, on this thread, if it
+   * already has one or is. A stream of a device-queue backend waits so for a record that is not on
+   * its device queue yet, instead of waiting for the whole record to complete.
+   */
+  void onMarkedOrDone(Runnable waiter) {
+    synchronized (this) {
+      if (!done && deviceMarker == null) {
+        markWaiters = add(markWaiters, waiter);
+        return;
+      }
+    }
+    waiter.run();
   }
 
   /** Completes this generation; later calls are ignored (latched). */
   void complete(long atNanos, DeviceExecutionException failureOrNull) {
     Object toRun;
+    Object marked;
     synchronized (this) {
       if (done) {
         return;
@@ -104,11 +130,14 @@ final class Generation implements WorkItem {
       done = true;
       toRun = waiters;
       waiters = null;
+      marked = markWaiters;
+      markWaiters = null;
     }
     Marker marker = deviceMarker;
     if (marker != null) {
       marker.release();
     }
+    runAll(marked);
     runWaiters(toRun);
   }
 
@@ -183,6 +212,33 @@ final class Generation implements WorkItem {
       list.add(first);
       list.add(waiter);
       waiters = list;
+    }
+  }
+
+  /** {@code list} (null, one waiter, or a List of them) with {@code waiter} added. */
+  private static Object add(Object list, Object waiter) {
+    if (list == null) {
+      return waiter;
+    }
+    if (list instanceof List<?>) {
+      @SuppressWarnings("unchecked")
+      List<Object> many = (List<Object>) list;
+      many.add(waiter);
+      return many;
+    }
+    List<Object> many = new ArrayList<>(4);
+    many.add(list);
+    many.add(waiter);
+    return many;
+  }
+
+  private static void runAll(Object runnables) {
+    if (runnables instanceof List<?> list) {
+      for (Object r : list) {
+        ((Runnable) r).run();
+      }
+    } else if (runnables != null) {
+      ((Runnable) runnables).run();
     }
   }
 

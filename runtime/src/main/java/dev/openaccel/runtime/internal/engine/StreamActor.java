@@ -33,6 +33,8 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
 
   private record Resume(Generation generation) implements Command {}
 
+  private record Marked(Generation generation) implements Command {}
+
   private record DeviceEnded(InFlight.Ended ended) implements Command {}
 
   /**
@@ -93,6 +95,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
     return newReceiveBuilder()
         .onMessageEquals(Drain.INSTANCE, this::onDrain)
         .onMessage(Resume.class, this::onResume)
+        .onMessage(Marked.class, this::onMarked)
         .onMessage(DeviceEnded.class, this::onDeviceEnded)
         .onSignal(PostStop.class, signal -> onPostStop())
         .build();
@@ -111,6 +114,16 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
       absorb(resume.generation());
       progress.itemCompleted();
       drain();
+    }
+    return this;
+  }
+
+  private Behavior<Command> onMarked(Marked marked) {
+    if (marked.generation() == blockedOn) {
+      blockedOn = null;
+      if (waitOn(marked.generation())) {
+        drain();
+      }
     }
     return this;
   }
@@ -239,14 +252,24 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   boolean runWait(WorkItem.Wait wait) {
-    Generation generation = wait.generation();
+    return waitOn(wait.generation());
+  }
+
+  /** Settles a wait, hands it to the device, or parks on it; false if the stream is now parked. */
+  private boolean waitOn(Generation generation) {
     if (generation.isDone()) {
       absorb(generation);
       progress.itemCompleted();
       return true;
     }
     Marker marker = generation.deviceMarker();
-    if (queue != null && marker != null) {
+    if (queue != null && marker == null) {
+      // The record may not be on its device queue yet: wait until it is, then wait on the device.
+      blockedOn = generation;
+      generation.onMarkedOrDone(() -> self.tell(new Marked(generation)));
+      return false;
+    }
+    if (queue != null) {
       // Settles after both the device's wait and the record's own completion, so a failed record
       // still fails this stream.
       InFlight.Entry entry =

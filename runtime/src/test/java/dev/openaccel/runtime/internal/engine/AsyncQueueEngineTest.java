@@ -141,6 +141,38 @@ class AsyncQueueEngineTest {
   }
 
   @Test
+  void aWaitThatRunsBeforeTheRecordReachedItsDeviceQueueStillWaitsOnTheDevice() {
+    Stream producer = newStream();
+    Stream consumer = newStream();
+    List<String> order = new CopyOnWriteArrayList<>();
+    CountDownLatch hold = new CountDownLatch(1);
+    CountDownLatch gate = new CountDownLatch(1);
+    Event ready = Engines.newEvent(ENGINE, EventOptions.defaults());
+    int waitsBefore = DEVICE.deviceWaits.get();
+    // A Java kernel holds the producer's actor, so its record stays unsubmitted, without a device
+    // marker, while the consumer reaches its wait.
+    producer.launch("holds the producer", awaiting(hold));
+    device(
+        producer,
+        "produce",
+        () -> {
+          awaiting(gate).run();
+          order.add("produced");
+        });
+    ready.record(producer);
+    ready.block(consumer);
+    device(consumer, "consume", () -> order.add("consumed"));
+    hold.countDown(); // now the record reaches the producer's device queue, behind the gated work
+    assertTrue(
+        Engines.eventually(() -> DEVICE.deviceWaits.get() > waitsBefore),
+        "the consumer's wait went to the device once the record had its marker");
+    assertFalse(ready.query(), "the record is still behind the gated device work");
+    gate.countDown();
+    consumer.synchronize();
+    assertEquals(List.of("produced", "consumed"), order);
+  }
+
+  @Test
   void failedDeviceWorkSurfacesAtTheNextSyncAndLaterWorkStillRuns() {
     Stream stream = newStream();
     List<String> order = new CopyOnWriteArrayList<>();
