@@ -53,14 +53,16 @@ public final class AcceleratorCore implements Extension {
   private final ContextSlots slots = new ContextSlots();
   private final Tracer tracer;
   private final BackendRegistry backends;
-  private final String defaultType;
+  private final DeviceType configuredType; // null: the only backend is the default
   private volatile RemoteEvents remoteEvents;
   private volatile boolean ownsSystem;
 
   private AcceleratorCore(ActorSystem<?> system) {
     this.system = system;
     Config config = system.settings().config();
-    this.defaultType = config.getString("openaccel.default-device-type");
+    String configured = config.getString("openaccel.default-device-type");
+    // Parsed once: currentAccelerator() is on the path of every newEvent() and newStream().
+    this.configuredType = configured.isEmpty() ? null : DeviceType.of(configured);
     this.tracer = new Tracer(system);
     this.backends =
         BackendRegistry.load(
@@ -139,8 +141,8 @@ public final class AcceleratorCore implements Extension {
    * @throws IllegalStateException if there is no backend, or several and no configured default
    */
   public DeviceType defaultType() {
-    if (!defaultType.isEmpty()) {
-      return DeviceType.of(defaultType);
+    if (configuredType != null) {
+      return configuredType;
     }
     Set<DeviceType> types = backends.types();
     if (types.size() != 1) {
