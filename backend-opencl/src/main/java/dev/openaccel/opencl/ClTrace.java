@@ -7,7 +7,13 @@ import dev.openaccel.runtime.trace.Tracer;
 /**
  * Publishes a stream's device commands on the trace bus as kernel spans when they end: {@link
  * System#nanoTime()} at the callback as the end, minus the command's device duration as the start
- * (the device's clock may differ from the host's; its durations do not). Immutable; thread-safe.
+ * (the device's clock may differ from the host's; its durations do not).
+ *
+ * <p>The callbacks of one queue's commands may run at the same time: on OpenCL runtime threads, and
+ * on the stream's thread when an event has already completed as its callback is set. Subscribers
+ * pair a stream's {@code KernelStarted} with the {@code KernelFinished} that follows it (a stream
+ * runs one kernel at a time), so each span's two events are published under this object's monitor,
+ * never interleaved with another span of the same stream. Thread-safe.
  */
 final class ClTrace {
   /** Traces nothing. */
@@ -32,8 +38,14 @@ final class ClTrace {
     }
     long finished = System.nanoTime();
     long started = finished - ClCallbacks.durationNanos(event);
-    tracer.publish(new TraceEvent.KernelStarted(stream.device(), stream.id(), name, started));
-    tracer.publish(
+    publish(
+        new TraceEvent.KernelStarted(stream.device(), stream.id(), name, started),
         new TraceEvent.KernelFinished(stream.device(), stream.id(), name, status < 0, finished));
+  }
+
+  /** Publishes one span's two events back to back on this stream. */
+  synchronized void publish(TraceEvent.KernelStarted started, TraceEvent.KernelFinished finished) {
+    tracer.publish(started);
+    tracer.publish(finished);
   }
 }
