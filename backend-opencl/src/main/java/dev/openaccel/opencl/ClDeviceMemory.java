@@ -11,6 +11,7 @@ import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceOutOfMemoryException;
 import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.CopyChecks;
 import dev.openaccel.runtime.spi.DeviceMemory;
 import dev.openaccel.runtime.spi.DeviceWork;
 import java.nio.ByteBuffer;
@@ -86,33 +87,19 @@ final class ClDeviceMemory implements DeviceMemory {
 
   @Override
   public DeviceWork copyToDevice(ByteBuffer src, DeviceBuffer dst) {
-    sameSize("copyToDevice", src.remaining(), dst.size());
+    CopyChecks.toDevice(src, dst);
     return new ClCopy.ToDevice(src, ClBuffer.of(dst, this));
   }
 
   @Override
   public DeviceWork copyToHost(DeviceBuffer src, ByteBuffer dst) {
-    if (dst.isReadOnly()) {
-      throw new IllegalArgumentException("copyToHost needs a writable destination, got " + dst);
-    }
-    sameSize("copyToHost", dst.remaining(), src.size());
+    CopyChecks.toHost(src, dst);
     return new ClCopy.ToHost(ClBuffer.of(src, this), dst);
   }
 
   @Override
   public DeviceWork copy(DeviceBuffer src, DeviceBuffer dst) {
-    if (src.size() != dst.size()) {
-      throw new IllegalArgumentException(
-          "copy size mismatch: source "
-              + src
-              + " has "
-              + src.size()
-              + " bytes, destination "
-              + dst
-              + " has "
-              + dst.size()
-              + " bytes");
-    }
+    CopyChecks.between(src, dst);
     return new ClCopy.Between(ClBuffer.of(src, this), ClBuffer.of(dst, this));
   }
 
@@ -160,18 +147,6 @@ final class ClDeviceMemory implements DeviceMemory {
   void release() {
     for (ClQueue queue : mapQueues) {
       queue.close();
-    }
-  }
-
-  private static void sameSize(String copy, long hostBytes, long deviceBytes) {
-    if (hostBytes != deviceBytes) {
-      throw new IllegalArgumentException(
-          copy
-              + " size mismatch: the host buffer has "
-              + hostBytes
-              + " bytes remaining, the device buffer has "
-              + deviceBytes
-              + " bytes");
     }
   }
 }

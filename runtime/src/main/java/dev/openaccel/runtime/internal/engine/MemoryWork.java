@@ -5,6 +5,7 @@ import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Kernel;
 import dev.openaccel.runtime.KernelContext;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.CopyChecks;
 import dev.openaccel.runtime.spi.DeviceMemory;
 import java.nio.ByteBuffer;
 
@@ -54,35 +55,21 @@ final class MemoryWork {
   // ---- engine-simulated memory ----
 
   private static WorkItem.HostKernel copyToDevice(ByteBuffer src, Buffer dst) {
-    int length = sameSize("copyToDevice", src.remaining(), dst.size());
+    int length = CopyChecks.toDevice(src, dst);
     int from = src.position();
     Block block = dst.block("copy into");
     return host("copyToDevice", () -> block.storage().put(0, src, from, length));
   }
 
   private static WorkItem.HostKernel copyToHost(Buffer src, ByteBuffer dst) {
-    if (dst.isReadOnly()) {
-      throw new IllegalArgumentException("copyToHost needs a writable destination, got " + dst);
-    }
-    int length = sameSize("copyToHost", dst.remaining(), src.size());
+    int length = CopyChecks.toHost(src, dst);
     int to = dst.position();
     Block block = src.block("copy from");
     return host("copyToHost", () -> dst.put(to, block.storage(), 0, length));
   }
 
   private static WorkItem.HostKernel copy(Buffer src, Buffer dst) {
-    if (src.size() != dst.size()) {
-      throw new IllegalArgumentException(
-          "copy size mismatch: source "
-              + src
-              + " has "
-              + src.size()
-              + " bytes, destination "
-              + dst
-              + " has "
-              + dst.size()
-              + " bytes");
-    }
+    CopyChecks.between(src, dst);
     int length = (int) src.size();
     Block from = src.block("copy from");
     Block to = dst.block("copy into");
@@ -170,19 +157,6 @@ final class MemoryWork {
   @FunctionalInterface
   private interface Action {
     void run() throws Exception;
-  }
-
-  private static int sameSize(String copy, long hostBytes, long deviceBytes) {
-    if (hostBytes != deviceBytes) {
-      throw new IllegalArgumentException(
-          copy
-              + " size mismatch: the host buffer has "
-              + hostBytes
-              + " bytes remaining, the device buffer has "
-              + deviceBytes
-              + " bytes");
-    }
-    return (int) deviceBytes;
   }
 
   /**
