@@ -8,8 +8,10 @@ import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.Stream;
-import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CyclicBarrier;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
+import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -43,24 +45,30 @@ class ConcurrentRecordBlockTest {
   /** Thread A records {@code event} on {@code recordOn} while thread B blocks {@code blockOn}. */
   private static void race(Event event, Stream recordOn, Stream blockOn) throws Exception {
     CyclicBarrier start = new CyclicBarrier(2);
-    CompletableFuture<Void> recorder =
-        CompletableFuture.runAsync(
-            () -> {
-              await(start);
-              for (int i = 0; i < PAIRS; i++) {
-                event.record(recordOn);
-              }
-            });
-    CompletableFuture<Void> blocker =
-        CompletableFuture.runAsync(
-            () -> {
-              await(start);
-              for (int i = 0; i < PAIRS; i++) {
-                event.block(blockOn);
-              }
-            });
-    recorder.get(60, TimeUnit.SECONDS);
-    blocker.get(60, TimeUnit.SECONDS);
+    // Two threads of their own: the common pool may run one task at a time on a small machine.
+    ExecutorService threads = Executors.newFixedThreadPool(2);
+    try {
+      Future<?> recorder =
+          threads.submit(
+              () -> {
+                await(start);
+                for (int i = 0; i < PAIRS; i++) {
+                  event.record(recordOn);
+                }
+              });
+      Future<?> blocker =
+          threads.submit(
+              () -> {
+                await(start);
+                for (int i = 0; i < PAIRS; i++) {
+                  event.block(blockOn);
+                }
+              });
+      recorder.get(60, TimeUnit.SECONDS);
+      blocker.get(60, TimeUnit.SECONDS);
+    } finally {
+      threads.shutdownNow();
+    }
   }
 
   private static void await(CyclicBarrier barrier) {

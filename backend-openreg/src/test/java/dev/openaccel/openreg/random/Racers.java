@@ -7,6 +7,8 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.SplittableRandom;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 
@@ -20,10 +22,13 @@ final class Racers {
 
   private final AtomicBoolean running = new AtomicBoolean(true);
   private final List<CompletableFuture<Void>> threads = new ArrayList<>();
+  // Threads of their own: the common pool may run one task at a time on a small machine.
+  private final ExecutorService pool;
   private final Event shared;
 
   Racers(Accelerator accelerator, List<Stream> streams, int count, long seed) {
     this.shared = accelerator.newEvent();
+    this.pool = Executors.newFixedThreadPool(Math.max(1, count));
     List<Stream> device0 = streams.stream().filter(s -> s.deviceIndex() == 0).toList();
     for (int r = 0; r < count; r++) {
       SplittableRandom random = new SplittableRandom(seed * 31 + r);
@@ -37,7 +42,8 @@ final class Racers {
                     shared.block(streams.get(random.nextInt(streams.size())));
                   }
                 }
-              }));
+              },
+              pool));
     }
   }
 
@@ -51,6 +57,7 @@ final class Racers {
     } catch (Exception e) {
       throw new AssertionError("a racing host thread failed or hung: " + e, e);
     } finally {
+      pool.shutdownNow();
       shared.close();
     }
   }
