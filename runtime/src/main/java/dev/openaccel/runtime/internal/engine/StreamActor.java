@@ -71,6 +71,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   private final Kernels kernels;
   private final DeviceQueue queue; // null: every item is Java code run here
   private final InFlight inFlight;
+  private final DeviceSteps device;
   private Generation blockedOn; // parked until this generation completes
   private WorkItem.HostKernel gated; // parked until the device work before it has ended
   private boolean lingerAfterTiming;
@@ -87,6 +88,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
             handle.stream(), engine.spec().launchModel(), engine.tracer(), engine.current());
     this.queue = queue;
     this.inFlight = new InFlight(ended -> self.tell(new DeviceEnded(ended)));
+    this.device = new DeviceSteps(handle.stream(), queue, inFlight, progress, this::absorb);
     self.tell(Drain.INSTANCE);
   }
 
@@ -201,31 +203,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   boolean runDevice(WorkItem.DeviceCommand command) {
-    if (queue == null) {
-      progress.fail(
-          new DeviceExecutionException(
-              "device work '"
-                  + command.name()
-                  + "' cannot run on "
-                  + handle.stream()
-                  + ": its backend's executor gives it no device queue"));
-      progress.itemCompleted();
-      return true;
-    }
-    InFlight.Entry entry =
-        inFlight.add(
-            (nanos, failure) -> {
-              if (failure != null) {
-                progress.fail(deviceFailure(command, failure));
-              }
-              progress.itemCompleted();
-            },
-            1);
-    try {
-      queue.submit(command.work(), entry);
-    } catch (RuntimeException rejected) {
-      entry.fail(rejected); // settled in order, like a failure the device reports
-    }
+    device.submit(command);
     return true;
   }
 
@@ -237,17 +215,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
       lingerAfterTiming = event != null && event.timing();
       return true;
     }
-    InFlight.Entry entry =
-        inFlight.add(
-            (nanos, failure) -> {
-              if (failure != null) {
-                progress.fail(failure);
-              }
-              progress.itemCompleted();
-              generation.complete(nanos, progress.unreported());
-            },
-            1);
-    generation.deviceMarker(queue.mark(entry));
+    device.mark(generation);
     return true;
   }
 
@@ -269,24 +237,8 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
       generation.onMarkedOrDone(() -> self.tell(new Marked(generation)));
       return false;
     }
-    if (queue != null) {
-      // Settles after both the device's wait and the record's own completion, so a failed record
-      // still fails this stream.
-      InFlight.Entry entry =
-          inFlight.add(
-              (nanos, failure) -> {
-                if (failure != null) {
-                  progress.fail(failure); // the device's own wait failed
-                }
-                absorb(generation);
-                progress.itemCompleted();
-              },
-              2);
-      if (queue.waitFor(marker, entry)) {
-        generation.onComplete(done -> entry.complete(0));
-        return true;
-      }
-      inFlight.dropLast(entry);
+    if (queue != null && device.waitOnDevice(generation, marker)) {
+      return true;
     }
     blockedOn = generation;
     generation.onComplete(done -> self.tell(new Resume(done)));
@@ -325,12 +277,5 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
                   + cause.getMessage(),
               cause.getCause()));
     }
-  }
-
-  private DeviceExecutionException deviceFailure(
-      WorkItem.DeviceCommand command, DeviceExecutionException cause) {
-    return new DeviceExecutionException(
-        "device work '" + command.name() + "' failed on " + handle.stream() + ": " + cause,
-        cause.getCause() == null ? cause : cause.getCause());
   }
 }

@@ -1,0 +1,114 @@
+package dev.openaccel.runtime.internal.engine;
+
+import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.DeviceQueue;
+import dev.openaccel.runtime.spi.Marker;
+import java.util.function.Consumer;
+
+/**
+ * The steps of a stream whose backend has a device queue: device work and event markers are
+ * submitted in stream order, a wait on a marker of the same executor goes to the device, and each
+ * end is settled in submission order through {@link InFlight}. Internal; confined to the stream's
+ * actor, on whose behalf it writes the stream's {@link StreamProgress}.
+ *
+ * <p>Owns: nothing beyond the actor's state it is handed.
+ */
+final class DeviceSteps {
+  private final Stream stream;
+  private final DeviceQueue queue; // null: the backend runs everything as Java code
+  private final InFlight inFlight;
+  private final StreamProgress progress;
+  private final Consumer<Generation> absorb;
+
+  /**
+   * @param absorb makes a failed generation the stream's failure (the actor's rule for waits)
+   */
+  DeviceSteps(
+      Stream stream,
+      DeviceQueue queue,
+      InFlight inFlight,
+      StreamProgress progress,
+      Consumer<Generation> absorb) {
+    this.stream = stream;
+    this.queue = queue;
+    this.inFlight = inFlight;
+    this.progress = progress;
+    this.absorb = absorb;
+  }
+
+  /** Submits backend device work; without a device queue it fails, in order, naming why. */
+  void submit(WorkItem.DeviceCommand command) {
+    if (queue == null) {
+      progress.fail(
+          new DeviceExecutionException(
+              "device work '"
+                  + command.name()
+                  + "' cannot run on "
+                  + stream
+                  + ": its backend's executor gives it no device queue"));
+      progress.itemCompleted();
+      return;
+    }
+    InFlight.Entry entry =
+        inFlight.add(
+            (nanos, failure) -> {
+              if (failure != null) {
+                progress.fail(failed(command, failure));
+              }
+              progress.itemCompleted();
+            },
+            1);
+    try {
+      queue.submit(command.work(), entry);
+    } catch (RuntimeException rejected) {
+      entry.fail(rejected); // settled in order, like a failure the device reports
+    }
+  }
+
+  /** Submits the marker of {@code generation}, which completes with the device's end time. */
+  void mark(Generation generation) {
+    InFlight.Entry entry =
+        inFlight.add(
+            (nanos, failure) -> {
+              if (failure != null) {
+                progress.fail(failure);
+              }
+              progress.itemCompleted();
+              generation.complete(nanos, progress.unreported());
+            },
+            1);
+    generation.deviceMarker(queue.mark(entry));
+  }
+
+  /**
+   * Hands a wait for {@code generation}'s {@code marker} to the device; false if the queue declines
+   * it (another executor's marker, or one already released). The wait settles after both the
+   * device's wait and the record's own completion, so a failed record still fails the stream.
+   */
+  boolean waitOnDevice(Generation generation, Marker marker) {
+    InFlight.Entry entry =
+        inFlight.add(
+            (nanos, failure) -> {
+              if (failure != null) {
+                progress.fail(failure); // the device's own wait failed
+              }
+              absorb.accept(generation);
+              progress.itemCompleted();
+            },
+            2);
+    if (queue.waitFor(marker, entry)) {
+      generation.onComplete(done -> entry.complete(0));
+      return true;
+    }
+    inFlight.dropLast(entry);
+    return false;
+  }
+
+  private DeviceExecutionException failed(
+      WorkItem.DeviceCommand command, DeviceExecutionException cause) {
+    return new DeviceExecutionException(
+        "device work '" + command.name() + "' failed on " + stream + ": " + cause,
+        cause.getCause() == null ? cause : cause.getCause());
+  }
+}
