@@ -9,11 +9,7 @@ final class BlockingWait implements IdleWait {
   }
 
   @Override
-  public Runnable take(DeviceTaskQueue queue) throws InterruptedException {
-    Runnable task = queue.poll();
-    if (task != null) {
-      return task;
-    }
+  public Runnable await(DeviceTaskQueue queue) throws InterruptedException {
     meter.parked();
     return queue.park();
   }

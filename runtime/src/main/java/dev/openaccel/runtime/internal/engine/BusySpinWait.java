@@ -15,16 +15,12 @@ final class BusySpinWait implements IdleWait {
   }
 
   @Override
-  public Runnable take(DeviceTaskQueue queue) throws InterruptedException {
-    Runnable task = queue.poll();
-    if (task != null) {
-      return task;
-    }
+  public Runnable await(DeviceTaskQueue queue) throws InterruptedException {
     long since = System.nanoTime();
     while (true) {
       for (int i = 0; i < POLLS_PER_CHECK; i++) {
         Thread.onSpinWait();
-        task = queue.poll();
+        Runnable task = queue.poll();
         if (task != null) {
           meter.spun(System.nanoTime() - since, true);
           return task;

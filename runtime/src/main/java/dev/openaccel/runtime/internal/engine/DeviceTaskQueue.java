@@ -20,10 +20,14 @@ final class DeviceTaskQueue extends LinkedBlockingQueue<Runnable> {
     this.idleWait = idleWait;
   }
 
-  /** What an idle pool thread calls: waits as the device's strategy says. */
+  /**
+   * What a pool thread calls for its next task: one poll, and only if the queue is empty, a wait as
+   * the device's strategy says.
+   */
   @Override
   public Runnable take() throws InterruptedException {
-    return idleWait.take(this);
+    Runnable task = poll();
+    return task != null ? task : idleWait.await(this);
   }
 
   /** Parks until a task arrives: the strategies' last resort. */

@@ -9,11 +9,11 @@ import dev.openaccel.runtime.spi.WaitStrategy;
 interface IdleWait {
 
   /**
-   * Returns the next task of {@code queue}, waiting for one as the strategy says.
+   * Waits as the strategy says for the next task of {@code queue}, which was just found empty.
    *
    * @throws InterruptedException if the thread is interrupted while it waits (the pool stops)
    */
-  Runnable take(DeviceTaskQueue queue) throws InterruptedException;
+  Runnable await(DeviceTaskQueue queue) throws InterruptedException;
 
   /** The implementation of {@code strategy}, counting what it burns in {@code meter}. */
   static IdleWait of(WaitStrategy strategy, IdleMeter meter) {

@@ -20,12 +20,9 @@ final class YieldingWait implements IdleWait {
   }
 
   @Override
-  public Runnable take(DeviceTaskQueue queue) throws InterruptedException {
-    Runnable task = queue.poll();
-    if (task != null) {
-      return task;
-    }
+  public Runnable await(DeviceTaskQueue queue) throws InterruptedException {
     long start = System.nanoTime();
+    Runnable task = null;
     for (int i = 0; i < SPIN_TRIES && task == null; i++) {
       Thread.onSpinWait();
       task = queue.poll();
