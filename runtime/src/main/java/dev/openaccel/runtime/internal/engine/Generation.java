@@ -35,7 +35,7 @@ final class Generation implements WorkItem {
   private long completedAtNanos;
   private DeviceExecutionException failure;
   private Object waiters; // null, one Consumer, or a List of them; guarded by this
-  private Object markWaiters; // null, one Runnable, or a List of them; guarded by this
+  private Object markWaiters; // null, one Consumer, or a List of them; guarded by this
 
   private Generation(EngineEvent event, long number, String label) {
     this.event = event;
@@ -99,7 +99,7 @@ final class Generation implements WorkItem {
       toRun = markWaiters;
       markWaiters = null;
     }
-    runAll(toRun);
+    runWaiters(toRun);
   }
 
   /**
@@ -107,14 +107,14 @@ final class Generation implements WorkItem {
    * already has one or is. A stream of a device-queue backend waits so for a record that is not on
    * its device queue yet, instead of waiting for the whole record to complete.
    */
-  void onMarkedOrDone(Runnable waiter) {
+  void onMarkedOrDone(Consumer<Generation> waiter) {
     synchronized (this) {
       if (!done && deviceMarker == null) {
         markWaiters = add(markWaiters, waiter);
         return;
       }
     }
-    waiter.run();
+    waiter.accept(this);
   }
 
   /** Completes this generation; later calls are ignored (latched). */
@@ -137,7 +137,7 @@ final class Generation implements WorkItem {
     if (marker != null) {
       marker.release();
     }
-    runAll(marked);
+    runWaiters(marked);
     runWaiters(toRun);
   }
 
@@ -145,7 +145,7 @@ final class Generation implements WorkItem {
   void onComplete(Consumer<Generation> waiter) {
     synchronized (this) {
       if (!done) {
-        addWaiter(waiter);
+        waiters = add(waiters, waiter);
         return;
       }
     }
@@ -198,23 +198,6 @@ final class Generation implements WorkItem {
     }
   }
 
-  private void addWaiter(Consumer<Generation> waiter) {
-    if (waiters == null) {
-      waiters = waiter;
-    } else if (waiters instanceof List<?>) {
-      @SuppressWarnings("unchecked")
-      List<Consumer<Generation>> list = (List<Consumer<Generation>>) waiters;
-      list.add(waiter);
-    } else {
-      List<Consumer<Generation>> list = new ArrayList<>(4);
-      @SuppressWarnings("unchecked")
-      Consumer<Generation> first = (Consumer<Generation>) waiters;
-      list.add(first);
-      list.add(waiter);
-      waiters = list;
-    }
-  }
-
   /** {@code list} (null, one waiter, or a List of them) with {@code waiter} added. */
   private static Object add(Object list, Object waiter) {
     if (list == null) {
@@ -230,16 +213,6 @@ final class Generation implements WorkItem {
     many.add(list);
     many.add(waiter);
     return many;
-  }
-
-  private static void runAll(Object runnables) {
-    if (runnables instanceof List<?> list) {
-      for (Object r : list) {
-        ((Runnable) r).run();
-      }
-    } else if (runnables != null) {
-      ((Runnable) runnables).run();
-    }
   }
 
   @SuppressWarnings("unchecked")

@@ -234,7 +234,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
     if (queue != null && marker == null) {
       // The record may not be on its device queue yet: wait until it is, then wait on the device.
       blockedOn = generation;
-      generation.onMarkedOrDone(() -> self.tell(new Marked(generation)));
+      generation.onMarkedOrDone(marked -> self.tell(new Marked(marked)));
       return false;
     }
     if (queue != null && device.waitOnDevice(generation, marker)) {
