@@ -11,11 +11,6 @@ import java.util.concurrent.TimeoutException;
 final class Blocking {
   private Blocking() {}
 
-  /** Whether the caller runs OpenAccel's actors and kernels, and so must not block. */
-  static boolean onDeviceThread() {
-    return DeviceThread.isCurrent();
-  }
-
   /**
    * The stage's value; its failure is thrown as the unchecked exception it carries.
    *

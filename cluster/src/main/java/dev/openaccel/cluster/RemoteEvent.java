@@ -9,6 +9,7 @@ import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.actor.EventSignal;
+import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.EventChecks;
 import java.time.Duration;
 import java.util.Objects;
@@ -139,7 +140,7 @@ final class RemoteEvent implements Event {
     EventChecks.checkBlockable(this, stream);
     checkOpen("block");
     CompletionStage<Void> pinned = waits.localStreamWaits(accelerator, stream, handle);
-    if (!Blocking.onDeviceThread()) {
+    if (!DeviceThread.isCurrent()) {
       Blocking.await(pinned, "Event.block(stream)", "RemoteStream.waitEventAsync(handle)");
     }
   }
