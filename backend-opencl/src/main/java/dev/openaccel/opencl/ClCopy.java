@@ -16,24 +16,32 @@ import org.lwjgl.system.MemoryUtil;
 abstract sealed class ClCopy implements ClWork {
   private final String call;
   private final String name;
-  final ClBuffer[] buffers;
+  final ClRegion[] regions;
   final long[] mems;
 
-  /** Takes a use of each buffer; {@code uses} says what for, in the closed-buffer error. */
-  private ClCopy(String call, String name, String[] uses, ClBuffer... buffers) {
+  /** Takes a use of each region; {@code uses} says what for, in the closed-buffer error. */
+  private ClCopy(String call, String name, String[] uses, ClRegion... regions) {
     this.call = call;
     this.name = name;
-    this.buffers = buffers;
-    this.mems = new long[buffers.length];
-    for (int i = 0; i < buffers.length; i++) {
-      mems[i] = buffers[i].acquire(uses[i]);
+    this.regions = regions;
+    this.mems = new long[regions.length];
+    int taken = 0;
+    try {
+      for (; taken < regions.length; taken++) {
+        mems[taken] = regions[taken].acquire(uses[taken]);
+      }
+    } catch (RuntimeException e) {
+      for (int i = 0; i < taken; i++) {
+        regions[i].enqueued();
+      }
+      throw e;
     }
   }
 
   @Override
   public void enqueued() {
-    for (ClBuffer buffer : buffers) {
-      buffer.enqueued();
+    for (ClRegion region : regions) {
+      region.enqueued();
     }
   }
 
@@ -54,7 +62,7 @@ abstract sealed class ClCopy implements ClWork {
     private final int length;
     private ByteBuffer staged;
 
-    ToDevice(ByteBuffer src, ClBuffer dst) {
+    ToDevice(ByteBuffer src, ClRegion dst) {
       super("clEnqueueWriteBuffer", "copyToDevice", new String[] {"copy into"}, dst);
       this.src = src;
       this.from = src.position();
@@ -85,7 +93,7 @@ abstract sealed class ClCopy implements ClWork {
     private final int length;
     private ByteBuffer staged;
 
-    ToHost(ClBuffer src, ByteBuffer dst) {
+    ToHost(ClRegion src, ByteBuffer dst) {
       super("clEnqueueReadBuffer", "copyToHost", new String[] {"copy from"}, src);
       this.dst = dst;
       this.to = dst.position();
@@ -118,9 +126,9 @@ abstract sealed class ClCopy implements ClWork {
   static final class Between extends ClCopy {
     private final long length;
 
-    Between(ClBuffer src, ClBuffer dst) {
+    Between(ClRegion src, ClRegion dst, long length) {
       super("clEnqueueCopyBuffer", "copy", new String[] {"copy from", "copy into"}, src, dst);
-      this.length = src.size();
+      this.length = length;
     }
 
     @Override

@@ -7,30 +7,24 @@ import static org.lwjgl.opencl.CL10.clEnqueueUnmapMemObject;
 import static org.lwjgl.opencl.CL10.clFinish;
 
 import dev.openaccel.runtime.Device;
-import dev.openaccel.runtime.DeviceBuffer;
-import dev.openaccel.runtime.DeviceOutOfMemoryException;
-import dev.openaccel.runtime.MemoryStats;
-import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.spi.CopyChecks;
 import dev.openaccel.runtime.spi.DeviceMemory;
 import dev.openaccel.runtime.spi.DeviceWork;
 import java.nio.ByteBuffer;
 import org.lwjgl.system.MemoryStack;
 
 /**
- * The OpenCL backend's device memory: {@code cl_mem} buffers with per-device accounting, copies as
- * non-blocking commands, and mapped views for Java kernels. Memory is not cached: {@code
- * clCreateBuffer} is cheap and OpenCL frees a buffer only after the commands using it finished.
+ * The OpenCL backend's device memory: {@code cl_mem} regions for the engine's caching allocator,
+ * copies as non-blocking commands, and mapped views for Java kernels. The engine decides when a
+ * region is reserved, reused and given back, and keeps the statistics; OpenCL frees a released
+ * {@code cl_mem} only after the commands using it finished.
  *
- * <p>Owns: each device's accounting (allocated, peak), guarded by this object's monitor; the
- * per-device map queues, used only by blocking map/unmap calls (OpenCL queues are thread-safe).
+ * <p>Owns: the per-device map queues, used only by blocking map/unmap calls (OpenCL queues are
+ * thread-safe). Stateless otherwise.
  */
 final class ClDeviceMemory implements DeviceMemory {
   private final ClContext context;
   private final ClMemory memory;
   private final long[] capacity;
-  private final long[] allocated;
-  private final long[] peak;
   private final ClQueue[] mapQueues;
 
   ClDeviceMemory(ClContext context, long limitPerDevice) {
@@ -38,8 +32,6 @@ final class ClDeviceMemory implements DeviceMemory {
     this.memory = new ClMemory(context);
     int devices = context.devices().size();
     this.capacity = new long[devices];
-    this.allocated = new long[devices];
-    this.peak = new long[devices];
     this.mapQueues = new ClQueue[devices];
     for (int i = 0; i < devices; i++) {
       long global = context.device(i).globalMemory();
@@ -49,97 +41,72 @@ final class ClDeviceMemory implements DeviceMemory {
   }
 
   @Override
-  public DeviceBuffer allocate(Stream stream, long bytes) {
-    if (bytes <= 0) {
-      throw new IllegalArgumentException("allocation size must be > 0 bytes, got " + bytes);
-    }
-    int index = stream.deviceIndex();
-    Device device = stream.device();
-    long free;
-    synchronized (this) {
-      free = capacity[index] - allocated[index];
-      if (bytes > free) {
-        throw new DeviceOutOfMemoryException(device, bytes, free, capacity[index]);
-      }
-      allocated[index] += bytes;
-      peak[index] = Math.max(peak[index], allocated[index]);
-    }
-    try {
-      return new ClBuffer(this, device, bytes, memory.allocate(index, bytes, free));
-    } catch (RuntimeException e) {
-      synchronized (this) {
-        allocated[index] -= bytes;
-      }
-      throw e;
-    }
-  }
-
-  /** Called once by a buffer's close. */
-  synchronized void freed(ClBuffer buffer) {
-    allocated[buffer.device().index()] -= buffer.size();
+  public long capacity(Device device) {
+    return capacity[device.index()];
   }
 
   @Override
-  public synchronized MemoryStats stats(Device device) {
-    int i = device.index();
-    return new MemoryStats(allocated[i], allocated[i], peak[i], capacity[i]);
+  public ClRegion reserve(Device device, long bytes) {
+    return new ClRegion(this, device, bytes, memory.allocate(device.index(), bytes));
   }
 
   @Override
-  public DeviceWork copyToDevice(ByteBuffer src, DeviceBuffer dst) {
-    CopyChecks.toDevice(src, dst);
-    return new ClCopy.ToDevice(src, ClBuffer.of(dst, this));
+  public void release(Region region) {
+    ClRegion.of(region, this).release();
   }
 
   @Override
-  public DeviceWork copyToHost(DeviceBuffer src, ByteBuffer dst) {
-    CopyChecks.toHost(src, dst);
-    return new ClCopy.ToHost(ClBuffer.of(src, this), dst);
+  public DeviceWork copyToDevice(ByteBuffer src, Region dst) {
+    return new ClCopy.ToDevice(src, ClRegion.of(dst, this));
   }
 
   @Override
-  public DeviceWork copy(DeviceBuffer src, DeviceBuffer dst) {
-    CopyChecks.between(src, dst);
-    return new ClCopy.Between(ClBuffer.of(src, this), ClBuffer.of(dst, this));
+  public DeviceWork copyToHost(Region src, ByteBuffer dst) {
+    return new ClCopy.ToHost(ClRegion.of(src, this), dst);
   }
 
   @Override
-  public ByteBuffer map(DeviceBuffer buffer) {
-    ClBuffer b = ClBuffer.of(buffer, this);
-    long mem = b.acquire("launch a kernel on");
+  public DeviceWork copy(Region src, Region dst, long bytes) {
+    return new ClCopy.Between(ClRegion.of(src, this), ClRegion.of(dst, this), bytes);
+  }
+
+  @Override
+  public ByteBuffer map(Region region, long bytes) {
+    ClRegion r = ClRegion.of(region, this);
+    long mem = r.acquire("launch a kernel on");
     try (MemoryStack stack = MemoryStack.stackPush()) {
       var rc = stack.mallocInt(1);
       ByteBuffer view =
           clEnqueueMapBuffer(
-              mapQueues[b.device().index()].handle(),
+              mapQueues[r.device().index()].handle(),
               mem,
               true,
               CL_MAP_READ | CL_MAP_WRITE,
               0,
-              b.size(),
+              bytes,
               null,
               null,
               rc,
               null);
-      ClErrors.check(rc.get(0), "clEnqueueMapBuffer(" + b + ")");
+      ClErrors.check(rc.get(0), "clEnqueueMapBuffer(" + r + ")");
       return view;
     } catch (RuntimeException e) {
-      b.enqueued();
+      r.enqueued();
       throw e;
     }
   }
 
   @Override
-  public void unmap(DeviceBuffer buffer, ByteBuffer view) {
-    ClBuffer b = ClBuffer.of(buffer, this);
-    long queue = mapQueues[b.device().index()].handle();
+  public void unmap(Region region, ByteBuffer view) {
+    ClRegion r = ClRegion.of(region, this);
+    long queue = mapQueues[r.device().index()].handle();
     try {
       ClErrors.check(
-          clEnqueueUnmapMemObject(queue, b.heldHandle(), view, null, null),
-          "clEnqueueUnmapMemObject(" + b + ")");
+          clEnqueueUnmapMemObject(queue, r.heldHandle(), view, null, null),
+          "clEnqueueUnmapMemObject(" + r + ")");
       ClErrors.check(clFinish(queue), "clFinish");
     } finally {
-      b.enqueued();
+      r.enqueued();
     }
   }
 

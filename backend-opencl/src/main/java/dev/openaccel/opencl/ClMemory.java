@@ -21,21 +21,20 @@ final class ClMemory {
   }
 
   /**
-   * A new {@code cl_mem} of {@code bytes} for device {@code index}; the caller owns it.
-   *
-   * @param free bytes the caller's accounting still has free, for the error message
+   * A new {@code cl_mem} of {@code bytes} for device {@code index}; the caller owns it. A refusal
+   * reports the largest single allocation as free, or 0 when the device ran out.
    */
-  long allocate(int index, long bytes, long free) {
+  long allocate(int index, long bytes) {
     ClDevice device = context.device(index);
     if (bytes > device.maxAllocation()) {
-      throw outOfMemory(index, bytes, Math.min(free, device.maxAllocation()));
+      throw outOfMemory(index, bytes, device.maxAllocation());
     }
     try (MemoryStack stack = MemoryStack.stackPush()) {
       var rc = stack.mallocInt(1);
       long mem = clCreateBuffer(context.handle(), CL_MEM_READ_WRITE, bytes, rc);
       int code = rc.get(0);
       if (code == -4 || code == -5 || code == -61) {
-        throw outOfMemory(index, bytes, free);
+        throw outOfMemory(index, bytes, 0);
       }
       ClErrors.check(code, "clCreateBuffer(" + bytes + " bytes on " + device.name() + ")");
       return mem;

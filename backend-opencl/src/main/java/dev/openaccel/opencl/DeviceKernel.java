@@ -77,7 +77,7 @@ public final class DeviceKernel {
     Objects.requireNonNull(stream, "stream");
     Objects.requireNonNull(launchName, "launchName");
     Objects.requireNonNull(shape, "shape");
-    KernelArguments encoded = KernelArguments.encode(name, parameters, args, target.memory());
+    KernelArguments encoded = KernelArguments.encode(name, parameters, args, target);
     try {
       target.enqueue(stream, new ClLaunch(this, launchName, shape, encoded));
     } catch (RuntimeException e) {

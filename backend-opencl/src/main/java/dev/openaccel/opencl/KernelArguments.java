@@ -29,14 +29,14 @@ final class KernelArguments {
   /** How argument {@code i} is passed: {@code size} bytes of {@code bits}, or a null pointer. */
   private final long[] bits;
 
-  private final ClBuffer[] buffers;
+  private final ClRegion[] regions;
 
   private final int[] sizes;
   private final boolean[] local;
 
   private KernelArguments(int count) {
     bits = new long[count];
-    buffers = new ClBuffer[count];
+    regions = new ClRegion[count];
     sizes = new int[count];
     local = new boolean[count];
   }
@@ -44,13 +44,13 @@ final class KernelArguments {
   /**
    * Checks {@code args} against {@code parameters} and encodes them.
    *
-   * @param memory the memory whose buffers the launch may take
+   * @param target the backend, which resolves buffer arguments
    * @throws IllegalArgumentException naming the kernel, the parameter and the value on a wrong
    *     count or type, or for a buffer of another accelerator
    * @throws IllegalStateException if a buffer is closed
    */
   static KernelArguments encode(
-      String kernel, List<KernelParameter> parameters, Object[] args, ClDeviceMemory memory) {
+      String kernel, List<KernelParameter> parameters, Object[] args, LaunchTarget target) {
     if (args.length != parameters.size()) {
       throw new IllegalArgumentException(
           "kernel "
@@ -65,7 +65,7 @@ final class KernelArguments {
     KernelArguments encoded = new KernelArguments(args.length);
     try {
       for (int i = 0; i < args.length; i++) {
-        encoded.put(kernel, parameters.get(i), args[i], memory);
+        encoded.put(kernel, parameters.get(i), args[i], target);
       }
     } catch (RuntimeException e) {
       encoded.enqueued();
@@ -74,13 +74,14 @@ final class KernelArguments {
     return encoded;
   }
 
-  private void put(String kernel, KernelParameter p, Object arg, ClDeviceMemory memory) {
+  private void put(String kernel, KernelParameter p, Object arg, LaunchTarget target) {
     int i = p.index();
     switch (p.space()) {
       case GLOBAL, CONSTANT -> {
-        ClBuffer buffer = ClBuffer.of(require(kernel, p, arg, DeviceBuffer.class), memory);
-        bits[i] = buffer.acquire("launch a kernel on");
-        buffers[i] = buffer;
+        String use = "launch a kernel on";
+        ClRegion region = target.region(require(kernel, p, arg, DeviceBuffer.class), use);
+        bits[i] = region.acquire(use);
+        regions[i] = region;
         sizes[i] = Long.BYTES;
       }
       case LOCAL -> {
@@ -145,11 +146,11 @@ final class KernelArguments {
     return bits[i];
   }
 
-  /** Gives back the buffers' uses; called once, after the launch was enqueued or abandoned. */
+  /** Gives back the regions' uses; called once, after the launch was enqueued or abandoned. */
   void enqueued() {
-    for (ClBuffer buffer : buffers) {
-      if (buffer != null) {
-        buffer.enqueued();
+    for (ClRegion region : regions) {
+      if (region != null) {
+        region.enqueued();
       }
     }
   }

@@ -1,12 +1,18 @@
 package dev.openaccel.opencl;
 
+import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
 
 /** Where device-kernel launches go: the backend's memory (for buffer arguments) and its engine. */
 interface LaunchTarget {
 
-  /** The memory whose buffers a launch may take. */
-  ClDeviceMemory memory();
+  /**
+   * The region behind {@code buffer}, an argument of a launch being built.
+   *
+   * @throws IllegalArgumentException if it is not a buffer of this accelerator's opencl backend
+   * @throws IllegalStateException if it is closed
+   */
+  ClRegion region(DeviceBuffer buffer, String use);
 
   /**
    * Puts {@code launch} into {@code stream}'s order.

@@ -1,5 +1,6 @@
 package dev.openaccel.opencl;
 
+import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.PriorityRange;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.BackendContext;
@@ -120,8 +121,8 @@ final class OpenClBackend implements LaunchTarget {
   }
 
   @Override
-  public ClDeviceMemory memory() {
-    return memory;
+  public ClRegion region(DeviceBuffer buffer, String use) {
+    return ClRegion.of(engine().region(buffer, use), memory);
   }
 
   @Override

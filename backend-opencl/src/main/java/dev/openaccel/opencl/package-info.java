@@ -13,7 +13,7 @@
  *  ClQueue: in-order cl_command_queue  --events-->  ClCallbacks (one static clSetEventCallback)
  *          |  clEnqueueNDRangeKernel, Read/Write/CopyBuffer, Marker, Barrier
  *          v
- *  ClContext: every selected device of one platform       ClDeviceMemory: cl_mem buffers (ClBuffer)
+ *  ClContext: every selected device of one platform       ClDeviceMemory: cl_mem regions (ClRegion)
  * </pre>
  *
  * The public types are {@link dev.openaccel.opencl.OpenCl}, {@link

@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Completion;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
@@ -76,10 +78,43 @@ class ClQueueTest {
     return f.get(10, TimeUnit.SECONDS);
   }
 
-  private ClBuffer buffer(int device, long bytes) {
-    ClMemory raw = new ClMemory(context);
-    return new ClBuffer(
-        memory, Device.of(OpenClProvider.TYPE, device), bytes, raw.allocate(device, bytes, bytes));
+  /** A region of {@link #memory} as a buffer argument; closing it gives the region back. */
+  private record Buf(ClRegion region) implements DeviceBuffer {
+    @Override
+    public Device device() {
+      return region.device();
+    }
+
+    @Override
+    public long size() {
+      return region.size();
+    }
+
+    @Override
+    public void recordStream(Stream stream) {}
+
+    @Override
+    public void close() {
+      region.release();
+    }
+  }
+
+  /** Resolves the test's buffers; enqueues nothing (the tests submit to their queues directly). */
+  private final LaunchTarget target =
+      new LaunchTarget() {
+        @Override
+        public ClRegion region(DeviceBuffer buffer, String use) {
+          return ((Buf) buffer).region();
+        }
+
+        @Override
+        public void enqueue(Stream stream, ClLaunch launch) {
+          throw new UnsupportedOperationException("the tests submit launches to their queues");
+        }
+      };
+
+  private Buf buffer(int device, long bytes) {
+    return new Buf(memory.reserve(Device.of(OpenClProvider.TYPE, device), bytes));
   }
 
   private ClLaunch launch(DeviceKernel kernel, Object... args) {
@@ -87,13 +122,13 @@ class ClQueueTest {
         kernel,
         kernel.name(),
         LaunchShape.of(1),
-        KernelArguments.encode(kernel.name(), kernel.parameters(), args, memory));
+        KernelArguments.encode(kernel.name(), kernel.parameters(), args, target));
   }
 
   @Test
   void aMarkerCompletesAfterTheKernelBeforeItWithALaterDeviceTime() throws Exception {
     try (ClQueue queue = new ClQueue(context, 0, true);
-        ClBuffer x = buffer(0, 4)) {
+        Buf x = buffer(0, 4)) {
       CompletableFuture<Long> kernel = new CompletableFuture<>();
       CompletableFuture<Long> marker = new CompletableFuture<>();
       queue.submit(launch(slowSet, x, 1, 100_000), into(kernel));
@@ -109,8 +144,8 @@ class ClQueueTest {
     int other = context.devices().size() > 1 ? 1 : 0;
     try (ClQueue a = new ClQueue(context, 0, true);
         ClQueue b = new ClQueue(context, other, true);
-        ClBuffer x = buffer(0, 4);
-        ClBuffer y = buffer(other, 4)) {
+        Buf x = buffer(0, 4);
+        Buf y = buffer(other, 4)) {
       a.submit(launch(slowSet, x, 42, 2_000_000), into(new CompletableFuture<>()));
       CompletableFuture<Long> marked = new CompletableFuture<>();
       ClMarker marker = (ClMarker) a.mark(into(marked));
@@ -119,7 +154,7 @@ class ClQueueTest {
       b.submit(launch(copyFirst, x, y), into(new CompletableFuture<>()));
       ByteBuffer out = ByteBuffer.allocateDirect(4).order(java.nio.ByteOrder.nativeOrder());
       CompletableFuture<Long> read = new CompletableFuture<>();
-      b.submit(new ClCopy.ToHost(y, out), into(read));
+      b.submit(new ClCopy.ToHost(y.region(), out), into(read));
       await(read);
       assertEquals(42, out.getInt(0));
       assertTrue(
@@ -158,14 +193,14 @@ class ClQueueTest {
   @Test
   void copiesOfHeapAndDirectBuffersRoundTripThroughTheDevice() throws Exception {
     try (ClQueue queue = new ClQueue(context, 0, true);
-        ClBuffer a = buffer(0, 8);
-        ClBuffer b = buffer(0, 8)) {
+        Buf a = buffer(0, 8);
+        Buf b = buffer(0, 8)) {
       ByteBuffer in = ByteBuffer.allocate(8).putLong(0, 0x0102030405060708L);
       ByteBuffer out = ByteBuffer.allocate(8);
       CompletableFuture<Long> read = new CompletableFuture<>();
-      queue.submit(new ClCopy.ToDevice(in, a), into(new CompletableFuture<>()));
-      queue.submit(new ClCopy.Between(a, b), into(new CompletableFuture<>()));
-      queue.submit(new ClCopy.ToHost(b, out), into(read));
+      queue.submit(new ClCopy.ToDevice(in, a.region()), into(new CompletableFuture<>()));
+      queue.submit(new ClCopy.Between(a.region(), b.region(), 8), into(new CompletableFuture<>()));
+      queue.submit(new ClCopy.ToHost(b.region(), out), into(read));
       await(read);
       assertEquals(0x0102030405060708L, out.getLong(0));
     }
@@ -174,7 +209,7 @@ class ClQueueTest {
   @Test
   void anEnqueueErrorIsReportedToTheCompletionWithItsName() throws Exception {
     try (ClQueue queue = new ClQueue(context, 0, true);
-        ClBuffer x = buffer(0, 4)) {
+        Buf x = buffer(0, 4)) {
       CompletableFuture<Long> done = new CompletableFuture<>();
       queue.submit(
           new ClLaunch(
@@ -182,7 +217,7 @@ class ClQueueTest {
               "slowSet",
               LaunchShape.of(8192).local(8192),
               KernelArguments.encode(
-                  "slowSet", slowSet.parameters(), new Object[] {x, 1, 1}, memory)),
+                  "slowSet", slowSet.parameters(), new Object[] {x, 1, 1}, target)),
           into(done));
       ExecutionException e = assertThrows(ExecutionException.class, () -> await(done));
       assertTrue(
@@ -196,7 +231,7 @@ class ClQueueTest {
   @Test
   void everyCommandCompletesThoughFewHaveTheirOwnCallback() throws Exception {
     try (ClQueue queue = new ClQueue(context, 0, true);
-        ClBuffer x = buffer(0, 4)) {
+        Buf x = buffer(0, 4)) {
       int count = 300;
       java.util.List<CompletableFuture<Long>> done = new java.util.ArrayList<>();
       for (int i = 0; i < count; i++) {
@@ -206,7 +241,7 @@ class ClQueueTest {
       }
       ByteBuffer out = ByteBuffer.allocate(4).order(java.nio.ByteOrder.nativeOrder());
       CompletableFuture<Long> read = new CompletableFuture<>();
-      queue.submit(new ClCopy.ToHost(x, out), into(read));
+      queue.submit(new ClCopy.ToHost(x.region(), out), into(read));
       await(read);
       for (CompletableFuture<Long> f : done) {
         assertTrue(f.isDone(), "a command before the read did not complete");

@@ -1,48 +1,62 @@
 package dev.openaccel.runtime.spi;
 
 import dev.openaccel.runtime.Device;
-import dev.openaccel.runtime.DeviceBuffer;
-import dev.openaccel.runtime.MemoryStats;
-import dev.openaccel.runtime.Stream;
 import java.nio.ByteBuffer;
 
 /**
  * Device memory a backend owns itself ({@code cl_mem}, {@code CUdeviceptr}), for an engine whose
- * executor has device queues: the engine checks and orders, this strategy allocates and builds the
- * device work. Without it ({@link EngineSpec.Builder#memoryPerDevice}), the engine simulates memory
- * in host buffers. All methods are thread-safe unless stated.
+ * executor has device queues. The split follows PyTorch's caching allocator over {@code
+ * cudaMalloc}: this strategy reserves and releases whole {@link Region}s and builds the device work
+ * of copies; the engine's stream-ordered caching allocator decides when a region is reserved,
+ * reused on a stream, held for {@code recordStream} and released, keeps the statistics, and checks
+ * every argument before a method here is called. Without it ({@link
+ * EngineSpec.Builder#memoryPerDevice}), the engine simulates memory in host buffers. All methods
+ * are thread-safe.
  */
 public interface DeviceMemory {
 
+  /** A block of device memory reserved by {@link #reserve}. */
+  interface Region {
+    /** The device it is on. */
+    Device device();
+
+    /** Its size in bytes, at least what was asked for. */
+    long size();
+  }
+
+  /** The bytes the engine may reserve on {@code device}. */
+  long capacity(Device device);
+
   /**
-   * Allocates {@code bytes} on {@code stream}'s device for use on {@code stream}.
+   * Reserves {@code bytes} on {@code device}.
    *
-   * @throws IllegalArgumentException if {@code bytes <= 0}
-   * @throws dev.openaccel.runtime.DeviceOutOfMemoryException if it does not fit
+   * @throws dev.openaccel.runtime.DeviceOutOfMemoryException if the device cannot hold it
    */
-  DeviceBuffer allocate(Stream stream, long bytes);
-
-  /** The memory statistics of {@code device}. */
-  MemoryStats stats(Device device);
+  Region reserve(Device device, long bytes);
 
   /**
-   * The device work of a copy of {@code src}'s remaining bytes into {@code dst}; arguments are
-   * checked here, at the call. The bytes are read when the work runs.
+   * Gives {@code region} back to the device. Device work built on it before this call may still be
+   * on its way to a queue: the region's memory must stay valid for it (free it once no command can
+   * name it); work built after this call must fail at the call.
    */
-  DeviceWork copyToDevice(ByteBuffer src, DeviceBuffer dst);
+  void release(Region region);
 
-  /** The device work of a copy of {@code src} into {@code dst} from its position. */
-  DeviceWork copyToHost(DeviceBuffer src, ByteBuffer dst);
+  /** The device work of a copy of {@code src}'s remaining bytes to the start of {@code dst}. */
+  DeviceWork copyToDevice(ByteBuffer src, Region dst);
 
-  /** The device work of a copy between buffers of the same size, on the same or two devices. */
-  DeviceWork copy(DeviceBuffer src, DeviceBuffer dst);
+  /** The device work of a copy of {@code dst.remaining()} bytes from the start of {@code src}. */
+  DeviceWork copyToHost(Region src, ByteBuffer dst);
+
+  /** The device work of a copy of {@code bytes} between the regions, on the same or two devices. */
+  DeviceWork copy(Region src, Region dst, long bytes);
 
   /**
-   * A host view of {@code buffer} for a Java kernel; called on the device thread once the stream's
-   * earlier device work has ended, and paired with {@link #unmap} when the kernel returns.
+   * A host view of the first {@code bytes} of {@code region} for a Java kernel; called on the
+   * device thread once the stream's earlier device work has ended, and paired with {@link #unmap}
+   * when the kernel returns.
    */
-  ByteBuffer map(DeviceBuffer buffer);
+  ByteBuffer map(Region region, long bytes);
 
-  /** Ends a view from {@link #map}; what the kernel wrote becomes the buffer's content. */
-  void unmap(DeviceBuffer buffer, ByteBuffer view);
+  /** Ends a view from {@link #map}; what the kernel wrote becomes the region's content. */
+  void unmap(Region region, ByteBuffer view);
 }

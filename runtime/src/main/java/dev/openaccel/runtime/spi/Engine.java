@@ -1,5 +1,6 @@
 package dev.openaccel.runtime.spi;
 
+import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
 import java.util.concurrent.CompletionStage;
 
@@ -23,6 +24,18 @@ public interface Engine extends DeviceGuardImpl {
    *     no device queue
    */
   void enqueue(Stream stream, String name, DeviceWork work);
+
+  /**
+   * The region of the backend's own {@link DeviceMemory} that {@code buffer} holds, for device work
+   * built now (a kernel's argument); the backend's region must refuse work built after it was
+   * released (see {@link DeviceMemory#release}).
+   *
+   * @param use what the buffer is for, in the error if it is closed
+   * @throws IllegalArgumentException if the buffer is not one of this engine's, or the engine's
+   *     memory is simulated
+   * @throws IllegalStateException if the buffer is closed
+   */
+  DeviceMemory.Region region(DeviceBuffer buffer, String use);
 
   /**
    * Work enqueued on {@code stream} after this call waits until {@code signal} completes; if it

@@ -11,6 +11,7 @@ import dev.openaccel.runtime.actor.EventSignal;
 import dev.openaccel.runtime.spi.BackendEvent;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.CurrentContext;
+import dev.openaccel.runtime.spi.DeviceMemory;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.DeviceWork;
 import dev.openaccel.runtime.spi.Engine;
@@ -307,6 +308,16 @@ public final class ActorEngine implements Engine {
     }
     throw new IllegalArgumentException(
         buffer + " was not allocated by this accelerator's " + type.name() + " backend");
+  }
+
+  @Override
+  public DeviceMemory.Region region(DeviceBuffer buffer, String use) {
+    Block block = bufferOf(buffer).block(use);
+    if (block.region() == null) {
+      throw new IllegalArgumentException(
+          buffer + " is simulated memory of the " + type.name() + " backend, not a device region");
+    }
+    return block.region();
   }
 
   /** The device index {@code d} names, the current one if it has none; validated. */

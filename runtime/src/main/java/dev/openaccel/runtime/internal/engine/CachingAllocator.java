@@ -5,7 +5,6 @@ import dev.openaccel.runtime.DeviceOutOfMemoryException;
 import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.trace.TraceEvent;
 import dev.openaccel.runtime.trace.Tracer;
-import java.nio.ByteBuffer;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.Map;
@@ -18,10 +17,11 @@ import java.util.concurrent.atomic.AtomicInteger;
  * blocks go to the cache of the stream they were allocated on and are reused at once by allocations
  * on that stream: stream order puts the new owner's work after the old owner's. A buffer recorded
  * on other streams returns its block only once the work those streams had enqueued at free time has
- * completed. When an allocation does not fit, the cache is released before giving up. Internal.
+ * completed. When an allocation does not fit, the cache is released before giving up. Blocks come
+ * from a {@link BlockSource}: simulated memory or the backend's own. Internal.
  *
  * <p>Owns: the device's memory accounting and the per-stream caches, guarded by this object's
- * monitor.
+ * monitor; the blocks in the caches, which it alone gives back to the source.
  */
 final class CachingAllocator {
   /** Blocks are multiples of this many bytes. */
@@ -31,17 +31,19 @@ final class CachingAllocator {
   private static final int MAX_WASTE = 2;
 
   private final Device device;
+  private final BlockSource source;
   private final long capacity;
   private final Tracer tracer;
-  private final Map<StreamHandle, TreeMap<Integer, ArrayDeque<Block>>> cache = new HashMap<>();
+  private final Map<StreamHandle, TreeMap<Long, ArrayDeque<Block>>> cache = new HashMap<>();
   private long allocated;
   private long reserved;
   private long peak;
   private long nextId;
 
-  CachingAllocator(Device device, long capacity, Tracer tracer) {
+  CachingAllocator(Device device, BlockSource source, Tracer tracer) {
     this.device = device;
-    this.capacity = capacity;
+    this.source = source;
+    this.capacity = source.capacity();
     this.tracer = tracer;
   }
 
@@ -61,14 +63,10 @@ final class CachingAllocator {
           "allocation size must be > 0 bytes, got " + bytes + " on " + device);
     }
     long size = (bytes + GRANULARITY - 1) / GRANULARITY * GRANULARITY;
-    if (size > capacity) {
+    if (bytes > capacity || size > capacity) {
       throw new DeviceOutOfMemoryException(device, bytes, capacity - reserved, capacity);
     }
-    if (size > Integer.MAX_VALUE - GRANULARITY) {
-      throw new IllegalArgumentException(
-          "allocation of " + bytes + " bytes on " + device + " exceeds the largest block size");
-    }
-    Block block = takeCached(stream, (int) size);
+    Block block = takeCached(stream, size);
     if (block == null) {
       if (reserved + size > capacity) {
         releaseCache();
@@ -76,7 +74,7 @@ final class CachingAllocator {
       if (reserved + size > capacity) {
         throw new DeviceOutOfMemoryException(device, bytes, capacity - reserved, capacity);
       }
-      block = new Block(ByteBuffer.allocate((int) size), (int) size, stream);
+      block = reserve(stream, bytes, size);
       reserved += size;
     }
     allocated += block.size();
@@ -123,6 +121,29 @@ final class CachingAllocator {
     }
   }
 
+  /**
+   * A new block from the source; a device that refuses it gets the cache back and one more try,
+   * then the refusal is reported with this allocator's figures.
+   */
+  private Block reserve(StreamHandle stream, long bytes, long size) {
+    try {
+      try {
+        return source.reserve(stream, size);
+      } catch (DeviceOutOfMemoryException refused) {
+        if (cache.isEmpty()) {
+          throw refused;
+        }
+        releaseCache();
+        return source.reserve(stream, size);
+      }
+    } catch (DeviceOutOfMemoryException refused) {
+      DeviceOutOfMemoryException failure =
+          new DeviceOutOfMemoryException(device, bytes, capacity - reserved, capacity);
+      failure.initCause(refused);
+      throw failure;
+    }
+  }
+
   synchronized MemoryStats stats() {
     return new MemoryStats(allocated, reserved, peak, capacity);
   }
@@ -134,13 +155,13 @@ final class CachingAllocator {
         .push(block);
   }
 
-  private Block takeCached(StreamHandle stream, int size) {
-    TreeMap<Integer, ArrayDeque<Block>> sizes = cache.get(stream);
+  private Block takeCached(StreamHandle stream, long size) {
+    TreeMap<Long, ArrayDeque<Block>> sizes = cache.get(stream);
     if (sizes == null) {
       return null;
     }
-    Map.Entry<Integer, ArrayDeque<Block>> fit = sizes.ceilingEntry(size);
-    if (fit == null || fit.getKey() > (long) size * MAX_WASTE) {
+    Map.Entry<Long, ArrayDeque<Block>> fit = sizes.ceilingEntry(size);
+    if (fit == null || fit.getKey() > size * MAX_WASTE) {
       return null;
     }
     Block block = fit.getValue().pop();
@@ -152,9 +173,12 @@ final class CachingAllocator {
 
   /** Returns every cached free block to the device. */
   private void releaseCache() {
-    for (TreeMap<Integer, ArrayDeque<Block>> sizes : cache.values()) {
-      for (Map.Entry<Integer, ArrayDeque<Block>> entry : sizes.entrySet()) {
-        reserved -= (long) entry.getKey() * entry.getValue().size();
+    for (TreeMap<Long, ArrayDeque<Block>> sizes : cache.values()) {
+      for (ArrayDeque<Block> blocks : sizes.values()) {
+        for (Block block : blocks) {
+          reserved -= block.size();
+          source.release(block);
+        }
       }
     }
     cache.clear();

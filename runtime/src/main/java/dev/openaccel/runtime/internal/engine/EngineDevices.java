@@ -5,7 +5,6 @@ import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.spi.DeviceMemory;
 import dev.openaccel.runtime.spi.EngineSpec;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.time.Duration;
@@ -70,10 +69,14 @@ final class EngineDevices {
               IdleWait.of(meter.strategy(), meter));
       ActorRef<DeviceActor.Command> actor =
           system.systemActorOf(DeviceActor.create(), name, dispatcher);
+      BlockSource blocks =
+          spec.memory() != null
+              ? BlockSource.regions(spec.memory(), device)
+              : spec.memoryPerDevice() > 0
+                  ? BlockSource.simulated(device, spec.memoryPerDevice())
+                  : null;
       CachingAllocator allocator =
-          spec.memoryPerDevice() > 0
-              ? new CachingAllocator(device, spec.memoryPerDevice(), engine.tracer())
-              : null;
+          blocks == null ? null : new CachingAllocator(device, blocks, engine.tracer());
       units[i] =
           new Unit(
               device, actor, new StreamRegistry(engine, this, device, actor), allocator, meter);
@@ -103,19 +106,13 @@ final class EngineDevices {
     return units[device].streams().defaultStream().stream();
   }
 
-  /** Allocates on {@code stream}'s device: the backend's own memory, or the simulated one. */
+  /** Allocates on {@code stream}'s device, from its caching allocator. */
   DeviceBuffer allocate(StreamHandle stream, long bytes) {
-    DeviceMemory memory = engine.spec().memory();
-    return memory != null
-        ? memory.allocate(stream.stream(), bytes)
-        : units[stream.stream().deviceIndex()].allocator().allocate(stream, bytes);
+    return units[stream.stream().deviceIndex()].allocator().allocate(stream, bytes);
   }
 
   MemoryStats memoryStats(int device) {
-    DeviceMemory memory = engine.spec().memory();
-    return memory != null
-        ? memory.stats(units[device].device())
-        : units[device].allocator().stats();
+    return units[device].allocator().stats();
   }
 
   /** Why the engine stopped, or null while it runs. */

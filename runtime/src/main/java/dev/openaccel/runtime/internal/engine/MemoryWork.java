@@ -16,105 +16,84 @@ import java.nio.ByteBuffer;
 final class MemoryWork {
   private MemoryWork() {}
 
-  // ---- the stream's entry points: engine-simulated memory, or the backend's DeviceMemory ----
+  // ---- the stream's entry points: checked here, then simulated or the backend's DeviceMemory ----
 
   static WorkItem copyToDevice(ActorEngine engine, ByteBuffer src, DeviceBuffer dst) {
+    Buffer buffer = engine.bufferOf(dst);
+    int length = CopyChecks.toDevice(src, buffer);
+    Block block = buffer.block("copy into");
     DeviceMemory memory = engine.spec().memory();
-    return memory == null
-        ? copyToDevice(src, engine.bufferOf(dst))
-        : new WorkItem.DeviceCommand("copyToDevice", memory.copyToDevice(src, dst));
+    if (memory != null) {
+      return new WorkItem.DeviceCommand("copyToDevice", memory.copyToDevice(src, block.region()));
+    }
+    int from = src.position();
+    return host("copyToDevice", () -> block.storage().put(0, src, from, length));
   }
 
   static WorkItem copyToHost(ActorEngine engine, DeviceBuffer src, ByteBuffer dst) {
+    Buffer buffer = engine.bufferOf(src);
+    int length = CopyChecks.toHost(buffer, dst);
+    Block block = buffer.block("copy from");
     DeviceMemory memory = engine.spec().memory();
-    return memory == null
-        ? copyToHost(engine.bufferOf(src), dst)
-        : new WorkItem.DeviceCommand("copyToHost", memory.copyToHost(src, dst));
+    if (memory != null) {
+      return new WorkItem.DeviceCommand("copyToHost", memory.copyToHost(block.region(), dst));
+    }
+    int to = dst.position();
+    return host("copyToHost", () -> dst.put(to, block.storage(), 0, length));
   }
 
   static WorkItem copy(ActorEngine engine, DeviceBuffer src, DeviceBuffer dst) {
+    Buffer source = engine.bufferOf(src);
+    Buffer target = engine.bufferOf(dst);
+    CopyChecks.between(source, target);
+    long length = source.size();
+    Block from = source.block("copy from");
+    Block to = target.block("copy into");
     DeviceMemory memory = engine.spec().memory();
-    return memory == null
-        ? copy(engine.bufferOf(src), engine.bufferOf(dst))
-        : new WorkItem.DeviceCommand("copy", memory.copy(src, dst));
+    if (memory != null) {
+      return new WorkItem.DeviceCommand("copy", memory.copy(from.region(), to.region(), length));
+    }
+    return host("copy", () -> to.storage().put(0, from.storage(), 0, (int) length));
   }
 
   static WorkItem kernel(
       ActorEngine engine, String name, Kernel kernel, Stream stream, DeviceBuffer[] buffers) {
-    DeviceMemory memory = engine.spec().memory();
-    if (memory != null) {
-      return mappedKernel(name, kernel, stream, memory, buffers);
-    }
-    Buffer[] owned = new Buffer[buffers.length];
-    for (int i = 0; i < buffers.length; i++) {
-      owned[i] = engine.bufferOf(buffers[i]);
-    }
-    return kernel(name, kernel, stream, owned);
-  }
-
-  // ---- engine-simulated memory ----
-
-  private static WorkItem.HostKernel copyToDevice(ByteBuffer src, Buffer dst) {
-    int length = CopyChecks.toDevice(src, dst);
-    int from = src.position();
-    Block block = dst.block("copy into");
-    return host("copyToDevice", () -> block.storage().put(0, src, from, length));
-  }
-
-  private static WorkItem.HostKernel copyToHost(Buffer src, ByteBuffer dst) {
-    int length = CopyChecks.toHost(src, dst);
-    int to = dst.position();
-    Block block = src.block("copy from");
-    return host("copyToHost", () -> dst.put(to, block.storage(), 0, length));
-  }
-
-  private static WorkItem.HostKernel copy(Buffer src, Buffer dst) {
-    CopyChecks.between(src, dst);
-    int length = (int) src.size();
-    Block from = src.block("copy from");
-    Block to = dst.block("copy into");
-    return host("copy", () -> to.storage().put(0, from.storage(), 0, length));
-  }
-
-  private static WorkItem.HostKernel kernel(
-      String name, Kernel kernel, Stream stream, Buffer[] buffers) {
     Block[] blocks = new Block[buffers.length];
     int[] sizes = new int[buffers.length];
     for (int i = 0; i < buffers.length; i++) {
-      checkSameDevice(name, stream, buffers[i]);
-      blocks[i] = buffers[i].block("launch a kernel on");
-      sizes[i] = (int) buffers[i].size();
+      Buffer buffer = engine.bufferOf(buffers[i]);
+      checkSameDevice(name, stream, buffer);
+      blocks[i] = buffer.block("launch a kernel on");
+      sizes[i] = (int) buffer.size();
     }
-    return host(name, () -> run(kernel, stream, blocks, sizes));
+    DeviceMemory memory = engine.spec().memory();
+    return memory == null
+        ? host(name, () -> run(kernel, stream, blocks, sizes))
+        : host(name, () -> runMapped(kernel, stream, memory, blocks, sizes));
   }
 
+  // ---- Java kernels over device memory ----
+
   /**
-   * A Java kernel over buffers of a backend's own {@link DeviceMemory}: each buffer is mapped for
+   * Runs {@code kernel} over regions of the backend's own {@link DeviceMemory}: each is mapped for
    * the kernel's run and unmapped after it, on the device thread.
    */
-  private static WorkItem.HostKernel mappedKernel(
-      String name, Kernel kernel, Stream stream, DeviceMemory memory, DeviceBuffer[] buffers) {
-    for (DeviceBuffer buffer : buffers) {
-      checkSameDevice(name, stream, buffer);
+  private static void runMapped(
+      Kernel kernel, Stream stream, DeviceMemory memory, Block[] blocks, int[] sizes)
+      throws Exception {
+    ByteBuffer[] views = new ByteBuffer[blocks.length];
+    try {
+      for (int i = 0; i < blocks.length; i++) {
+        views[i] = memory.map(blocks[i].region(), sizes[i]);
+      }
+      run(kernel, stream, views);
+    } finally {
+      for (int i = 0; i < blocks.length; i++) {
+        if (views[i] != null) {
+          memory.unmap(blocks[i].region(), views[i]);
+        }
+      }
     }
-    DeviceBuffer[] used = buffers.clone();
-    return host(
-        name,
-        () -> {
-          ByteBuffer[] views = new ByteBuffer[used.length];
-          try {
-            for (int i = 0; i < used.length; i++) {
-              views[i] = memory.map(used[i]);
-            }
-            run(kernel, stream, views);
-          } finally {
-            for (int i = 0; i < used.length; i++) {
-              if (views[i] != null) {
-                memory.unmap(used[i], views[i]);
-              }
-            }
-          }
-        });
   }
 
   private static void run(Kernel kernel, Stream stream, Block[] blocks, int[] sizes)

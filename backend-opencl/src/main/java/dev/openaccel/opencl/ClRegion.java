@@ -1,0 +1,104 @@
+package dev.openaccel.opencl;
+
+import static org.lwjgl.opencl.CL10.clReleaseMemObject;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.spi.DeviceMemory;
+
+/**
+ * A {@code cl_mem} reserved by {@link ClDeviceMemory}, lent by the engine's caching allocator to
+ * one buffer at a time. Work that names the region takes a use when it is built ({@link #acquire})
+ * and gives it back once its command is enqueued ({@link #enqueued}); the handle is released only
+ * when the engine gave the region back and no use is outstanding, so no command is ever enqueued
+ * with a released handle. OpenCL itself keeps the memory until the commands enqueued on it have
+ * finished.
+ *
+ * <p>Owns: the {@code cl_mem} handle, its released flag and its count of outstanding uses, guarded
+ * by this object's monitor. This class is thread-safe.
+ */
+final class ClRegion implements DeviceMemory.Region {
+  private final ClDeviceMemory memory;
+  private final Device device;
+  private final long size;
+  private final long mem;
+  private boolean released;
+  private int uses;
+
+  ClRegion(ClDeviceMemory memory, Device device, long size, long mem) {
+    this.memory = memory;
+    this.device = device;
+    this.size = size;
+    this.mem = mem;
+  }
+
+  @Override
+  public Device device() {
+    return device;
+  }
+
+  @Override
+  public long size() {
+    return size;
+  }
+
+  /**
+   * Takes a use for a command about to be built.
+   *
+   * @return the {@code cl_mem}, valid until {@link #enqueued()}
+   * @throws IllegalStateException if the region was given back (its buffer was closed)
+   */
+  synchronized long acquire(String use) {
+    if (released) {
+      throw new IllegalStateException(
+          "cannot " + use + " a closed buffer: its memory " + this + " went back to the device");
+    }
+    uses++;
+    return mem;
+  }
+
+  /** The {@code cl_mem} while a use taken by {@link #acquire} (a mapped view) is outstanding. */
+  long heldHandle() {
+    return mem;
+  }
+
+  /** Gives back a use once its command was enqueued (or will never be). */
+  void enqueued() {
+    boolean release;
+    synchronized (this) {
+      uses--;
+      release = released && uses == 0;
+    }
+    if (release) {
+      clReleaseMemObject(mem);
+    }
+  }
+
+  /** Called once, when the engine gives the region back. */
+  void release() {
+    boolean now;
+    synchronized (this) {
+      if (released) {
+        return;
+      }
+      released = true;
+      now = uses == 0;
+    }
+    if (now) {
+      clReleaseMemObject(mem);
+    }
+  }
+
+  /** The region behind {@code region}, checked to be one of {@code memory}'s. */
+  static ClRegion of(DeviceMemory.Region region, ClDeviceMemory memory) {
+    if (region instanceof ClRegion r && r.memory == memory) {
+      return r;
+    }
+    throw new IllegalArgumentException(
+        region + " was not reserved by this accelerator's opencl backend");
+  }
+
+  @Override
+  public String toString() {
+    return "cl_mem 0x" + Long.toHexString(mem) + " (" + size + " bytes on " + device + ")";
+  }
+}
