@@ -1,10 +1,8 @@
 package dev.openaccel.opencl;
 
 import dev.openaccel.runtime.Accelerator;
-import dev.openaccel.runtime.Stream;
 import java.util.List;
 import java.util.Optional;
-import java.util.concurrent.CompletionStage;
 
 /**
  * The OpenCL backend of an {@link Accelerator}: compiles device programs and says which platform
@@ -56,18 +54,6 @@ public final class OpenCl {
   /** The names of the backend's devices, by device index. */
   public List<String> deviceNames() {
     return backend.devices().stream().map(ClDevice::name).toList();
-  }
-
-  /**
-   * Work enqueued on {@code stream} (an opencl stream) after this call waits until {@code signal}
-   * completes, e.g. {@code event.completion()} of an event of another backend or node, which {@link
-   * dev.openaccel.runtime.Event#block} rejects as torch does; the engine parks the stream, no
-   * thread blocks. If {@code signal} fails, the failure reaches what the stream records next.
-   *
-   * @throws IllegalArgumentException if {@code stream} is not an opencl stream of this accelerator
-   */
-  public void blockOn(Stream stream, CompletionStage<?> signal) {
-    backend.engine().blockOn(stream, signal);
   }
 
   /** {@link #compile(String, String)} without extra options. */

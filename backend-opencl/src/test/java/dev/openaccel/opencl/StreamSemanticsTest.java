@@ -5,6 +5,7 @@ import static dev.openaccel.opencl.OpenClTestSupport.floatsOf;
 import static dev.openaccel.runtime.tck.BackendTck.assertThrowsWith;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.openreg.OpenRegProvider;
@@ -16,9 +17,9 @@ import dev.openaccel.runtime.DeviceOutOfMemoryException;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
@@ -117,14 +118,12 @@ class StreamSemanticsTest {
       regStream.launch("gate", () -> awaitGate(gate));
       Event fromReg = accelerator.newEvent(OpenRegProvider.TYPE, EventOptions.defaults());
       fromReg.record(regStream);
-      // Event.block across device types is rejected as in torch; the engine waits on any stage.
-      OpenCl.get(accelerator).blockOn(clStream, fromReg.completion());
+      // Event.block across device types is rejected as in torch; a stream waits on any stage.
+      clStream.waitFor(fromReg.completion());
       addOne.launch(clStream, LaunchShape.of(1), x);
       Event fromCl = accelerator.newEvent(OpenClProvider.TYPE, EventOptions.defaults());
       fromCl.record(clStream);
-      AcceleratorCore.get(accelerator.system())
-          .router(OpenRegProvider.TYPE)
-          .blockOn(regStream, fromCl.completion());
+      regStream.waitFor(fromCl.completion());
       var after = regStream.submit("after", () -> true);
       assertTrue(!fromCl.query(), "the opencl stream ran past an unfinished openreg event");
       gate.countDown();
@@ -136,6 +135,48 @@ class StreamSemanticsTest {
       assertEquals(1f, floatsOf(out)[0]);
     } finally {
       gate.countDown();
+    }
+  }
+
+  @Test
+  void waitStreamOrdersStreamsOfTwoBackendsBothWays() throws Exception {
+    Stream regStream = accelerator.newStream(Device.of(OpenRegProvider.TYPE, 0));
+    Stream later = accelerator.newStream(Device.of(OpenRegProvider.TYPE, 0));
+    Stream clStream = accelerator.newStream(device);
+    CountDownLatch gate = new CountDownLatch(1);
+    try (DeviceBuffer x = accelerator.allocate(device, 4)) {
+      clStream.copyToDevice(floats(0), x);
+      regStream.launch("gate", () -> awaitGate(gate));
+      clStream.waitStream(regStream);
+      addOne.launch(clStream, LaunchShape.of(1), x);
+      later.waitStream(clStream);
+      ByteBuffer seen = ByteBuffer.allocateDirect(4);
+      clStream.copyToHost(x, seen);
+      var after = later.submit("after", () -> floatsOf(seen)[0]);
+      assertFalse(clStream.query(), "the opencl stream ran past unfinished openreg work");
+      assertFalse(after.toCompletableFuture().isDone(), "openreg ran past unfinished opencl work");
+      gate.countDown();
+      assertEquals(1f, after.toCompletableFuture().get(10, TimeUnit.SECONDS));
+    } finally {
+      gate.countDown();
+    }
+  }
+
+  @Test
+  void aFailedSignalFailsTheNextSyncAndLaterWorkStillRuns() {
+    Stream stream = accelerator.newStream(device);
+    try (DeviceBuffer x = accelerator.allocate(device, 4)) {
+      stream.copyToDevice(floats(1), x);
+      stream.waitFor(CompletableFuture.failedFuture(new IllegalStateException("upstream broke")));
+      assertThrowsWith(
+          DeviceExecutionException.class,
+          "upstream broke",
+          () -> OpenClTestSupport.synchronize(stream));
+      addOne.launch(stream, LaunchShape.of(1), x);
+      ByteBuffer out = ByteBuffer.allocateDirect(4);
+      stream.copyToHost(x, out);
+      OpenClTestSupport.synchronize(stream);
+      assertEquals(2f, floatsOf(out)[0]);
     }
   }
 

@@ -92,10 +92,26 @@ public final class Stream {
     event.block(this);
   }
 
-  /** Work enqueued here after this call waits for the work enqueued on {@code other} before it. */
+  /**
+   * Work enqueued here after this call waits for the work enqueued on {@code other} before it.
+   * {@code other} may be a stream of another backend: the wait then parks this stream until {@code
+   * other.synchronizeAsync()} completes, and a failure of that work reaches what this stream
+   * records next.
+   */
   public void waitStream(Stream other) {
     Objects.requireNonNull(other, "other");
     ops.waitFor(other);
+  }
+
+  /**
+   * Work enqueued here after this call waits until {@code signal} completes: e.g. {@code
+   * event.completion()} of an event of another backend or node, which {@link Event#block} rejects
+   * as torch does. No thread blocks: the stream is parked. If {@code signal} fails, the failure
+   * reaches what this stream records next, and later work still runs.
+   */
+  public void waitFor(CompletionStage<?> signal) {
+    Objects.requireNonNull(signal, "signal");
+    ops.waitFor(signal);
   }
 
   /** Records a new default-options event here and returns it. */
@@ -239,5 +255,8 @@ public final class Stream {
 
     /** Work enqueued here after this call waits for work enqueued on {@code other} before it. */
     void waitFor(Stream other);
+
+    /** Work enqueued here after this call waits until {@code signal} completes. */
+    void waitFor(CompletionStage<?> signal);
   }
 }

@@ -82,5 +82,10 @@ public final class ForeignStreams {
     public void waitFor(Stream other) {
       throw refused();
     }
+
+    @Override
+    public void waitFor(java.util.concurrent.CompletionStage<?> signal) {
+      throw refused();
+    }
   }
 }

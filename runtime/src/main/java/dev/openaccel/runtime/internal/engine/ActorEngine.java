@@ -203,7 +203,7 @@ public final class ActorEngine implements Engine {
 
   @Override
   public void blockOn(Stream stream, CompletionStage<?> signal) {
-    events.blockOn(handleOf(stream), signal);
+    handleOf(stream).waitFor(signal, "an external signal");
   }
 
   // ---- memory: see EngineDevices ----

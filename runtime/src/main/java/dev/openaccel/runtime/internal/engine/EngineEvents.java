@@ -103,16 +103,6 @@ final class EngineEvents {
     }
   }
 
-  /** Makes {@code stream} wait until {@code signal} completes. */
-  void blockOn(StreamHandle stream, CompletionStage<?> signal) {
-    Generation external = Generation.unnamed("an external signal");
-    stream.enqueue(new WorkItem.Wait(external));
-    signal.whenComplete(
-        (ok, error) ->
-            external.complete(
-                System.nanoTime(), error == null ? null : Failures.asExecutionFailure(error)));
-  }
-
   boolean query(BackendEvent e) {
     Generation latest = own(e).latest();
     return latest == null || latest.isDone();

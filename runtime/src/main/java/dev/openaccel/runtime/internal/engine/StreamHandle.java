@@ -11,6 +11,7 @@ import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.nio.ByteBuffer;
+import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -178,6 +179,11 @@ final class StreamHandle implements Stream.Ops {
 
   @Override
   public void waitFor(Stream other) {
+    if (!other.deviceType().equals(stream.deviceType())) {
+      // A stream of another backend: its own engine says when the work enqueued so far is done.
+      waitFor(other.synchronizeAsync(), "the work enqueued on " + other + " before waitStream");
+      return;
+    }
     StreamHandle source = engine.handleOf(other);
     if (source == this) {
       return; // a stream is always ordered after its own earlier work
@@ -188,6 +194,22 @@ final class StreamHandle implements Stream.Ops {
     Generation end = Generation.unnamed("the work enqueued on " + other + " before waitStream");
     source.enqueue(end);
     enqueue(new WorkItem.Wait(end));
+  }
+
+  @Override
+  public void waitFor(CompletionStage<?> signal) {
+    waitFor(signal, "an external signal");
+  }
+
+  /** Work enqueued after this call waits until {@code signal}, named {@code what}, completes. */
+  void waitFor(CompletionStage<?> signal, String what) {
+    Objects.requireNonNull(signal, "signal");
+    Generation external = Generation.unnamed(what);
+    enqueue(new WorkItem.Wait(external));
+    signal.whenComplete(
+        (ok, error) ->
+            external.complete(
+                System.nanoTime(), error == null ? null : Failures.asExecutionFailure(error)));
   }
 
   /**

@@ -66,7 +66,7 @@ class StreamActorTest {
   void aParkedStreamWhoseActorStopsFailsItsQueuedWork() throws Exception {
     TestProbe<DeviceActor.Command> device = KIT.createTestProbe();
     StreamHandle stream = handle(device, 101);
-    ENGINE.events().blockOn(stream, new CompletableFuture<Void>()); // never completes
+    stream.waitFor(new CompletableFuture<Void>()); // never completes
     CompletionStage<Integer> queued = stream.submit("after the wait", () -> 1);
     device.expectMessageClass(DeviceActor.SpawnStream.class);
     ActorRef<StreamActor.Command> actor = KIT.spawn(StreamActor.create(stream), "stream-101");
