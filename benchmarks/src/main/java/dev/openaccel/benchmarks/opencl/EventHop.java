@@ -1,5 +1,6 @@
 package dev.openaccel.benchmarks.opencl;
 
+import static org.lwjgl.opencl.CL10.CL_COMPLETE;
 import static org.lwjgl.opencl.CL10.CL_MEM_READ_WRITE;
 import static org.lwjgl.opencl.CL10.CL_PROFILING_COMMAND_END;
 import static org.lwjgl.opencl.CL10.clCreateBuffer;
@@ -10,6 +11,7 @@ import static org.lwjgl.opencl.CL10.clReleaseMemObject;
 import static org.lwjgl.opencl.CL10.clSetKernelArg1i;
 import static org.lwjgl.opencl.CL10.clSetKernelArg1p;
 import static org.lwjgl.opencl.CL10.clWaitForEvents;
+import static org.lwjgl.opencl.CL11.nclSetEventCallback;
 import static org.lwjgl.opencl.CL12.clEnqueueBarrierWithWaitList;
 import static org.lwjgl.opencl.CL12.clEnqueueMarkerWithWaitList;
 
@@ -23,9 +25,12 @@ import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import java.nio.IntBuffer;
 import java.nio.LongBuffer;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicReference;
 import org.lwjgl.BufferUtils;
 import org.lwjgl.PointerBuffer;
+import org.lwjgl.opencl.CLEventCallback;
 import org.openjdk.jmh.annotations.AuxCounters;
 import org.openjdk.jmh.annotations.Benchmark;
 import org.openjdk.jmh.annotations.BenchmarkMode;
@@ -43,7 +48,10 @@ import org.openjdk.jmh.annotations.TearDown;
  * B, {@code clWaitForEvents}. The score is the host round trip; the counters {@code
  * deviceHopNanosSum} / {@code samples} are the hop on the device clock: B's record minus A's
  * ({@code elapsedTime} of two timing events; the markers' {@code CL_PROFILING_COMMAND_END} for the
- * baseline).
+ * baseline). A second baseline adds what any runtime that reports a record's completion pays: a
+ * {@code clSetEventCallback} on A's marker that completes a future, as {@code completion()} is
+ * completed (PoCL runs a callback on the thread that ends the marker, before B's barrier is
+ * released).
  */
 @State(Scope.Thread)
 @AuxCounters(AuxCounters.Type.EVENTS)
@@ -58,6 +66,10 @@ public class EventHop {
           + " float x = 0; for (int i = 0; i < n; i++) x = x * 0.5f + 1.0f; out[0] = x; }";
 
   static final int SPINS = 200_000;
+
+  private static final AtomicReference<CompletableFuture<Void>> REPORTED = new AtomicReference<>();
+  private static final CLEventCallback CALLBACK =
+      CLEventCallback.create((ev, status, data) -> REPORTED.get().complete(null));
 
   /** Number of hops measured in this iteration. */
   public long samples;
@@ -123,10 +135,25 @@ public class EventHop {
 
   @Benchmark
   public void rawMarkerBarrierMarker() {
+    rawHop(false);
+  }
+
+  @Benchmark
+  public void rawMarkerCallbackBarrierMarker() {
+    rawHop(true);
+  }
+
+  private void rawHop(boolean callback) {
     RawOpenCl.check(
         clEnqueueNDRangeKernel(queueA, rawSpin, 1, null, one, null, null, null), "spin");
     RawOpenCl.check(clEnqueueMarkerWithWaitList(queueA, null, event), "marker A");
     long onA = event.get(0);
+    CompletableFuture<Void> reported = new CompletableFuture<>();
+    if (callback) {
+      REPORTED.set(reported);
+      RawOpenCl.check(
+          nclSetEventCallback(onA, CL_COMPLETE, CALLBACK.address(), 0L), "clSetEventCallback");
+    }
     waitList.put(0, onA);
     RawOpenCl.check(clEnqueueBarrierWithWaitList(queueB, waitList, null), "barrier B");
     RawOpenCl.check(clEnqueueMarkerWithWaitList(queueB, null, event), "marker B");
@@ -137,6 +164,9 @@ public class EventHop {
     RawOpenCl.check(clGetEventProfilingInfo(onB, CL_PROFILING_COMMAND_END, end, null), "end B");
     samples++;
     deviceHopNanosSum += end.get(0) - endA;
+    if (callback) {
+      reported.join(); // the callback ran before A's marker ended, so this returns at once
+    }
     clReleaseEvent(onA);
     clReleaseEvent(onB);
   }

@@ -36,6 +36,13 @@ final class OpenClRows {
             advantageAtLeast(1 / 1.2, "within 1.2x of raw")));
     rows.add(
         new Row(
+            "opencl: record + block hop on the device clock (vs raw, plus a completion callback on"
+                + " A's marker)",
+            meanOfSamples("EventHop.recordBlockRecord", "deviceHopNanosSum"),
+            meanOfSamples("EventHop.rawMarkerCallbackBarrierMarker", "deviceHopNanosSum"),
+            none()));
+    rows.add(
+        new Row(
             "opencl: record, completion() delivered (vs raw marker + clSetEventCallback)",
             time("EventCallback.recordThenCompletion"),
             time("EventCallback.rawMarkerCallback"),
