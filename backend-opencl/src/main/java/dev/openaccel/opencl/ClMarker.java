@@ -3,33 +3,57 @@ package dev.openaccel.opencl;
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
 
 import dev.openaccel.runtime.spi.Marker;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
 
 /**
  * A marker enqueued on a {@link ClQueue}: the {@code cl_event} of an event record, which other
  * queues of the same context wait for on the device with a barrier.
  *
+ * <p>A marker's end reaches its queue from its own callback, or, when barriers of other queues wait
+ * for it, from the first of those barriers to end ({@link #endedBefore}): a barrier ends only after
+ * the marker, so its queue's callback can report both. Then no callback runs on the OpenCL thread
+ * that ends the marker, in front of the waiting queues (PoCL calls back before it releases the
+ * commands that wait).
+ *
  * <p>Owns: its {@code cl_event} until {@link #release()} (the engine calls it once the record
- * completed and no new wait will be started on it). A barrier names the event only under this
- * object's monitor while it is not released, so no barrier ever names a released (stale) event.
+ * completed and no new wait will be started on it). The event is named (by a barrier, a callback or
+ * a profiling query) only under this object's monitor while it is not released, so no stale event
+ * is ever used. The count of barriers that report it is atomic, read by its queue without this
+ * monitor.
  */
 final class ClMarker implements Marker {
   private final ClContext context;
   private final long event;
+  private final ClQueue queue;
+  private final long seq;
+  private final AtomicInteger reporters = new AtomicInteger();
   private boolean released;
 
-  ClMarker(ClContext context, long event) {
+  /**
+   * @param queue the queue it is on
+   * @param seq its place in that queue
+   */
+  ClMarker(ClContext context, long event, ClQueue queue, long seq) {
     this.context = context;
     this.event = event;
+    this.queue = queue;
+    this.seq = seq;
   }
 
   ClContext context() {
     return context;
   }
 
+  /** True while a barrier that waits for this marker will report its end. */
+  boolean reported() {
+    return reporters.get() > 0;
+  }
+
   /**
    * Hands this marker's event to {@code barrier}, which enqueues a wait for it, while the event is
-   * sure to be live.
+   * sure to be live; the barrier then reports this marker's end ({@link #endedBefore}, or {@link
+   * #notReported} if it fails).
    *
    * @return false if the marker is already released (nothing is enqueued)
    */
@@ -37,8 +61,44 @@ final class ClMarker implements Marker {
     if (released) {
       return false;
     }
+    reporters.incrementAndGet(); // before the barrier exists: its end or failure is counted after
     barrier.accept(event);
     return true;
+  }
+
+  /**
+   * Registers {@code watcher} for this marker's event.
+   *
+   * @return false if the marker is already released (nothing is registered)
+   */
+  synchronized boolean watch(ClCallbacks.Watcher watcher) {
+    if (released) {
+      return false;
+    }
+    ClCallbacks.watch(event, watcher);
+    return true;
+  }
+
+  /** A barrier waiting for this marker ended: so did the marker, and its queue hears of it. */
+  void endedBefore() {
+    long end;
+    synchronized (this) {
+      if (released) {
+        return; // its record already completed
+      }
+      end = ClCallbacks.endNanos(event);
+    }
+    queue.endedOnDevice(seq, end);
+  }
+
+  /** A barrier that was to report this marker failed: its queue watches the marker itself. */
+  void notReported() {
+    reporters.decrementAndGet();
+    queue.watchUnreported();
+  }
+
+  long seq() {
+    return seq;
   }
 
   @Override

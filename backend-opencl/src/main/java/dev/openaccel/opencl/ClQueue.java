@@ -4,7 +4,6 @@ import static org.lwjgl.opencl.CL10.CL_QUEUE_PROFILING_ENABLE;
 import static org.lwjgl.opencl.CL10.clCreateCommandQueue;
 import static org.lwjgl.opencl.CL10.clReleaseCommandQueue;
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
-import static org.lwjgl.opencl.CL12.nclEnqueueBarrierWithWaitList;
 import static org.lwjgl.opencl.CL12.nclEnqueueMarkerWithWaitList;
 
 import dev.openaccel.runtime.Stream;
@@ -27,8 +26,10 @@ import org.lwjgl.system.MemoryUtil;
  * <p>Completions are coalesced, since the queue is in order: a command ends once a later one has.
  * Only a command submitted while no event callback is outstanding gets an event and a callback; the
  * others are enqueued without an event, and when a callback fires it completes every command up to
- * its own and, if commands without a callback remain, arms one more marker behind them. A marker
- * (an event record) always has its own event and callback, for its device time.
+ * its own and, if commands without a callback remain, makes sure the last of them will be reported:
+ * a marker (an event record, which always has its own event) that a barrier of another queue waits
+ * for is reported by that barrier ({@link ClMarker#endedBefore}); another marker gets a callback on
+ * its own event; other commands get one more marker behind them.
  *
  * <p>Submissions come from the stream's actor, one at a time; callbacks from OpenCL threads. Owns:
  * the queue handle (released by {@link #close()}), and the entries not yet completed with the count
@@ -36,15 +37,14 @@ import org.lwjgl.system.MemoryUtil;
  * while a completion runs).
  */
 final class ClQueue implements DeviceQueue, AutoCloseable {
-  /** A submitted command not yet known to have ended. */
-  private record Entry(long seq, ClWork work, Completion done) {}
+  /** A submitted command not yet known to have ended; {@code marker} for an event record. */
+  private record Entry(long seq, ClWork work, Completion done, ClMarker marker) {}
 
   private final ClContext context;
   private final long queue;
   private final ClTrace trace;
   private final PointerBuffer event = PointerBuffer.allocateDirect(1);
   private final PointerBuffer rearmEvent = PointerBuffer.allocateDirect(1);
-  private final PointerBuffer waitList = PointerBuffer.allocateDirect(1);
   private final ArrayDeque<Entry> entries = new ArrayDeque<>();
   private long submitted;
   private int outstanding;
@@ -88,7 +88,9 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     long handle = 0;
     boolean watched;
     synchronized (this) {
-      watched = outstanding == 0 || trace.enabled();
+      // A barrier is reported by what follows it, or at flush(): its own callback would run in
+      // front of the commands it releases.
+      watched = !(command instanceof ClBarrier) && (outstanding == 0 || trace.enabled());
       try {
         rc = command.enqueue(queue, watched ? MemoryUtil.memAddress(event) : 0L);
       } finally {
@@ -99,7 +101,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         seq = 0;
       } else {
         seq = ++submitted;
-        entries.addLast(new Entry(seq, command, done));
+        entries.addLast(new Entry(seq, command, done, null));
         if (watched) {
           outstanding++;
           handle = event.get(0);
@@ -116,24 +118,26 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
 
   @Override
   public Marker mark(Completion done) {
-    long seq;
-    long handle;
+    ClMarker marker;
+    boolean watchNow;
     synchronized (this) {
       int rc = nclEnqueueMarkerWithWaitList(queue, 0, 0L, MemoryUtil.memAddress(event));
       if (rc != 0) {
         done.fail(new OpenClException("clEnqueueMarkerWithWaitList", rc));
         return null;
       }
-      handle = event.get(0);
-      seq = ++submitted;
-      entries.addLast(new Entry(seq, null, done));
-      outstanding++;
+      long seq = ++submitted;
+      marker = new ClMarker(context, event.get(0), this, seq);
+      entries.addLast(new Entry(seq, null, done, marker));
+      // With a callback outstanding, whether the marker needs its own waits until that callback:
+      // by then a barrier of another queue may report it.
+      watchNow = outstanding == 0;
+      if (watchNow) {
+        outstanding++;
+      }
     }
-    ClMarker marker = new ClMarker(context, handle);
-    try {
-      ClCallbacks.watch(handle, (ev, status, end) -> ended(seq, status, end, null));
-    } catch (OpenClException e) {
-      ended(seq, e.code(), 0, e); // the marker's event stays the marker's, released by the engine
+    if (watchNow) {
+      watchMarker(marker);
     }
     return marker;
   }
@@ -148,9 +152,20 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       return false;
     }
     try {
-      return m.enqueueWait(markerEvent -> submit(new Barrier(markerEvent), done));
+      return m.enqueueWait(markerEvent -> submit(new ClBarrier(m, markerEvent), done));
     } catch (OpenClException e) {
       return false; // the engine parks the stream on the record instead
+    }
+  }
+
+  @Override
+  public void flush() {
+    Runnable arm;
+    synchronized (this) {
+      arm = outstanding == 0 ? armLocked() : null;
+    }
+    if (arm != null) {
+      arm.run();
     }
   }
 
@@ -167,34 +182,54 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
           (ev, status, end) -> {
             trace.ended(name, ev, status);
             clReleaseEvent(ev);
-            ended(seq, status, end, null);
+            settle(seq, status, end, null, true);
           });
     } catch (OpenClException e) {
       clReleaseEvent(handle);
-      ended(seq, e.code(), 0, e);
+      settle(seq, e.code(), 0, e, true);
     }
   }
 
+  /** Registers a callback on {@code marker}'s own event (which the marker keeps). */
+  private void watchMarker(ClMarker marker) {
+    long seq = marker.seq();
+    try {
+      if (!marker.watch((ev, status, end) -> settle(seq, status, end, null, true))) {
+        rearmBehind(seq); // released: the engine is done with it; report the rest another way
+      }
+    } catch (OpenClException e) {
+      settle(seq, e.code(), 0, e, true);
+    }
+  }
+
+  /** Marker {@code seq} ended, as a barrier of another queue that waited for it reports. */
+  void endedOnDevice(long seq, long endNanos) {
+    settle(seq, 0, endNanos, null, false);
+  }
+
+  /** A barrier that was to report a marker of this queue failed: report the marker another way. */
+  void watchUnreported() {
+    flush(); // thread-safe here, like every method of this queue
+  }
+
   /**
-   * The command {@code seq} ended: completes it and every command before it, then arms a marker
-   * behind the commands left without a callback.
+   * The command {@code seq} ended: completes it and every command before it, then makes sure the
+   * commands left will be reported.
+   *
+   * @param fromCallback true for this queue's own callback (one fewer outstanding)
    */
-  private void ended(long seq, int status, long endNanos, OpenClException cause) {
+  private void settle(
+      long seq, int status, long endNanos, OpenClException cause, boolean fromCallback) {
     List<Entry> ended = new ArrayList<>();
-    long rearm = 0;
-    long rearmHandle = 0;
+    Runnable arm;
     synchronized (this) {
-      outstanding--;
+      if (fromCallback) {
+        outstanding--;
+      }
       while (!entries.isEmpty() && entries.peekFirst().seq() <= seq) {
         ended.add(entries.pollFirst());
       }
-      if (outstanding == 0 && !entries.isEmpty()) {
-        if (nclEnqueueMarkerWithWaitList(queue, 0, 0L, MemoryUtil.memAddress(rearmEvent)) == 0) {
-          rearm = ++submitted;
-          rearmHandle = rearmEvent.get(0);
-          outstanding++;
-        }
-      }
+      arm = outstanding == 0 ? armLocked() : null;
     }
     for (Entry entry : ended) {
       boolean failed = entry.seq() == seq && status < 0;
@@ -207,40 +242,53 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         entry.done().complete(endNanos);
       }
     }
-    if (rearm != 0) {
-      watch(rearmHandle, rearm, null);
+    if (arm != null) {
+      arm.run();
+    }
+  }
+
+  /**
+   * With no callback outstanding, decides how the commands left will be reported, by their last one
+   * (its end implies the others'): a marker a barrier reports needs nothing; another marker gets a
+   * callback; other commands a marker behind them. Returns what to run outside the monitor.
+   */
+  private Runnable armLocked() {
+    Entry last = entries.peekLast();
+    if (last == null || (last.marker() != null && last.marker().reported())) {
+      return null;
+    }
+    if (last.marker() == null) {
+      return rearmLocked();
+    }
+    outstanding++;
+    ClMarker marker = last.marker();
+    return () -> watchMarker(marker);
+  }
+
+  /** A marker with a callback behind the commands left, or null if none can be enqueued. */
+  private Runnable rearmLocked() {
+    if (nclEnqueueMarkerWithWaitList(queue, 0, 0L, MemoryUtil.memAddress(rearmEvent)) != 0) {
+      return null;
+    }
+    long rearm = ++submitted;
+    long handle = rearmEvent.get(0);
+    outstanding++;
+    return () -> watch(handle, rearm, null);
+  }
+
+  /** Marker {@code seq} could not be watched: a fresh marker behind it reports it instead. */
+  private void rearmBehind(long seq) {
+    Runnable arm;
+    synchronized (this) {
+      outstanding--;
+      arm = rearmLocked();
+    }
+    if (arm != null) {
+      arm.run();
     }
   }
 
   private static String what(Entry entry) {
     return entry.work() == null ? "marker on the device" : entry.work() + " on the device";
-  }
-
-  /** A barrier on one marker's event, as a command of this queue. */
-  private final class Barrier implements ClWork {
-    private final long markerEvent;
-
-    Barrier(long markerEvent) {
-      this.markerEvent = markerEvent;
-    }
-
-    @Override
-    public int enqueue(long queue, long eventAddress) {
-      waitList.put(0, markerEvent);
-      return nclEnqueueBarrierWithWaitList(queue, 1, waitList.address(), eventAddress);
-    }
-
-    @Override
-    public String name() {
-      return null;
-    }
-
-    @Override
-    public void enqueued() {}
-
-    @Override
-    public String toString() {
-      return "clEnqueueBarrierWithWaitList";
-    }
   }
 }

@@ -164,6 +164,41 @@ class ClQueueTest {
   }
 
   @Test
+  void aMarkerABarrierWaitsForIsReportedThroughTheBarriersQueue() throws Exception {
+    try (ClQueue a = new ClQueue(context, 0, true);
+        ClQueue b = new ClQueue(context, 0, true);
+        Buf x = buffer(0, 4)) {
+      CompletableFuture<Long> kernel = new CompletableFuture<>();
+      CompletableFuture<Long> marked = new CompletableFuture<>();
+      CompletableFuture<Long> waited = new CompletableFuture<>();
+      a.submit(
+          launch(slowSet, x, 7, 2_000_000), into(kernel)); // its callback decides for the marker
+      ClMarker marker = (ClMarker) a.mark(into(marked));
+      assertTrue(b.waitFor(marker, into(waited)));
+      assertTrue(marker.reported(), "the barrier did not take the report over");
+      b.flush(); // the barrier is the last command of b: it must get a way to be reported
+      long markerEnd = await(marked);
+      assertTrue(await(waited) >= markerEnd, "the barrier ended before the marker it waits for");
+      assertTrue(markerEnd >= await(kernel), "the marker ended before the kernel before it");
+      marker.release();
+    }
+  }
+
+  @Test
+  void aFlushedQueueReportsEveryCommandWithoutACallbackOfItsOwn() throws Exception {
+    try (ClQueue a = new ClQueue(context, 0, true);
+        ClQueue b = new ClQueue(context, 0, true)) {
+      CompletableFuture<Long> marked = new CompletableFuture<>();
+      ClMarker marker = (ClMarker) a.mark(into(marked));
+      CompletableFuture<Long> waited = new CompletableFuture<>();
+      assertTrue(b.waitFor(marker, into(waited)));
+      b.flush();
+      assertTrue(await(waited) >= await(marked));
+      marker.release();
+    }
+  }
+
+  @Test
   void aReleasedMarkerIsNotWaitedFor() throws Exception {
     try (ClQueue a = new ClQueue(context, 0, true);
         ClQueue b = new ClQueue(context, 0, true)) {

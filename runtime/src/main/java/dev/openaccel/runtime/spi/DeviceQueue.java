@@ -28,6 +28,13 @@ public interface DeviceQueue {
    */
   boolean waitFor(Marker marker, Completion done);
 
+  /**
+   * The stream has submitted all it has for now: its queue is empty, or it parked. A queue that
+   * reports ends lazily (one completion callback for several commands) must make sure now that
+   * every command submitted so far will be reported. The default does nothing.
+   */
+  default void flush() {}
+
   /** Releases the queue; called once, when the stream's actor stops. */
   void close();
 }

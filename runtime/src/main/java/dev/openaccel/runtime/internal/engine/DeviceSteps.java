@@ -105,6 +105,13 @@ final class DeviceSteps {
     return false;
   }
 
+  /** The stream submitted all it has for now (see {@link DeviceQueue#flush}). */
+  void flush() {
+    if (queue != null) {
+      queue.flush();
+    }
+  }
+
   private DeviceExecutionException failed(
       WorkItem.DeviceCommand command, DeviceExecutionException cause) {
     return new DeviceExecutionException(

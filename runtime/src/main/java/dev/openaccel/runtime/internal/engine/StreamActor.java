@@ -164,15 +164,18 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
       WorkItem item = lingerAfterTiming ? handle.pollWithin(TIMING_LINGER_NANOS) : handle.poll();
       lingerAfterTiming = false;
       if (item == null) {
+        device.flush();
         if (handle.idleOrContinue()) {
           continue;
         }
         return;
       }
       if (!item.runOn(this)) {
+        device.flush();
         return; // parked; Resume or DeviceEnded continues
       }
     }
+    device.flush();
     self.tell(Drain.INSTANCE);
   }
 

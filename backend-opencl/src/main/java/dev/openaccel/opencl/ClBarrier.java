@@ -1,0 +1,55 @@
+package dev.openaccel.opencl;
+
+import static org.lwjgl.opencl.CL12.nclEnqueueBarrierWithWaitList;
+
+import org.lwjgl.system.MemoryStack;
+
+/**
+ * A barrier on one marker's event, as a command of the waiting stream's queue. When it ends, it
+ * reports its marker's end to the marker's queue ({@link ClMarker#endedBefore}); if it fails, that
+ * queue reports the marker itself. Its queue never gives it a callback of its own (see {@link
+ * ClQueue}). Used once.
+ */
+final class ClBarrier implements ClWork {
+  private final ClMarker marker;
+  private final long markerEvent;
+
+  /**
+   * @param markerEvent the marker's event, live while this is enqueued ({@link
+   *     ClMarker#enqueueWait})
+   */
+  ClBarrier(ClMarker marker, long markerEvent) {
+    this.marker = marker;
+    this.markerEvent = markerEvent;
+  }
+
+  @Override
+  public int enqueue(long queue, long eventAddress) {
+    try (MemoryStack stack = MemoryStack.stackPush()) {
+      return nclEnqueueBarrierWithWaitList(
+          queue, 1, stack.pointers(markerEvent).address(), eventAddress);
+    }
+  }
+
+  @Override
+  public String name() {
+    return null;
+  }
+
+  @Override
+  public void enqueued() {}
+
+  @Override
+  public void ended(boolean completed) {
+    if (completed) {
+      marker.endedBefore();
+    } else {
+      marker.notReported();
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "clEnqueueBarrierWithWaitList";
+  }
+}
