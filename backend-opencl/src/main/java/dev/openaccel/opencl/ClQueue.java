@@ -24,12 +24,14 @@ import org.lwjgl.system.MemoryUtil;
  * copies ({@link ClWork}), markers for event records, and barriers for device-side waits.
  *
  * <p>Completions are coalesced, since the queue is in order: a command ends once a later one has.
- * Only a command submitted while no event callback is outstanding gets an event and a callback; the
- * others are enqueued without an event, and when a callback fires it completes every command up to
- * its own and, if commands without a callback remain, makes sure the last of them will be reported:
- * a marker (an event record, which always has its own event) that a barrier of another queue waits
- * for is reported by that barrier ({@link ClMarker#endedBefore}); another marker gets a callback on
- * its own event; other commands get one more marker behind them.
+ * Only a command submitted while no callback is outstanding gets one (barriers never do); a
+ * callback completes every command up to its own. When none is outstanding and commands are left
+ * (after a callback, or at {@link #flush}), the last of them decides: a marker that a barrier of
+ * another queue waits for is reported by that barrier ({@link ClBarrier}); another marker gets a
+ * callback on its own event (skipped if a barrier took over by then); other commands get a marker
+ * behind them. So no callback runs on the OpenCL thread that ends a waited-for marker or a barrier
+ * (PoCL calls back before it releases the commands waiting), and a cross-stream hop stays on the
+ * device.
  *
  * <p>Submissions come from the stream's actor, one at a time; callbacks from OpenCL threads. Owns:
  * the queue handle (released by {@link #close()}), and the entries not yet completed with the count
@@ -88,8 +90,6 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     long handle = 0;
     boolean watched;
     synchronized (this) {
-      // A barrier is reported by what follows it, or at flush(): its own callback would run in
-      // front of the commands it releases.
       watched = !(command instanceof ClBarrier) && (outstanding == 0 || trace.enabled());
       try {
         rc = command.enqueue(queue, watched ? MemoryUtil.memAddress(event) : 0L);
@@ -129,8 +129,6 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       long seq = ++submitted;
       marker = new ClMarker(context, event.get(0), this, seq);
       entries.addLast(new Entry(seq, null, done, marker));
-      // With a callback outstanding, whether the marker needs its own waits until that callback:
-      // by then a barrier of another queue may report it.
       watchNow = outstanding == 0;
       if (watchNow) {
         outstanding++;
@@ -194,7 +192,15 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   private void watchMarker(ClMarker marker) {
     long seq = marker.seq();
     try {
-      if (!marker.watch((ev, status, end) -> settle(seq, status, end, null, true))) {
+      ClCallbacks.Watcher watcher =
+          (ev, status, end) -> {
+            if (status >= 0 && marker.reported()) {
+              settle(0, status, end, null, true); // a barrier took the report over meanwhile
+            } else {
+              settle(seq, status, end, null, true);
+            }
+          };
+      if (!marker.watch(watcher)) {
         rearmBehind(seq); // released: the engine is done with it; report the rest another way
       }
     } catch (OpenClException e) {
