@@ -10,21 +10,24 @@ import java.nio.charset.StandardCharsets;
 /**
  * Single-precision matrix multiply on the device, {@code C = alpha * A * B + beta * C} with
  * row-major float matrices ({@code A} is {@code m x k}, {@code B} {@code k x n}, {@code C} {@code m
- * x n}). The bundled kernel ({@code sgemm.cl}) keeps an 8 x 8 block of {@code C} per work-item in
- * registers, in work-groups of 16 x 4 when the sizes allow. This class is thread-safe.
+ * x n}). The bundled kernels ({@code sgemm.cl}) keep a block of {@code C} per work-item in
+ * registers: 8 rows x 16 columns when {@code n} is a multiple of 16 (in work-groups of 16 x 2 when
+ * the sizes allow), else 8 x 8. This class is thread-safe.
  */
 public final class Sgemm {
   private static final String SOURCE = load();
 
-  private final DeviceKernel kernel;
+  private final DeviceKernel wide;
+  private final DeviceKernel narrow;
 
-  private Sgemm(DeviceKernel kernel) {
-    this.kernel = kernel;
+  private Sgemm(DeviceProgram program) {
+    this.wide = program.kernel("sgemm8x16");
+    this.narrow = program.kernel("sgemm8x8");
   }
 
-  /** The multiply of {@code opencl}'s accelerator; compiles the kernel on first use (cached). */
+  /** The multiply of {@code opencl}'s accelerator; compiles the kernels on first use (cached). */
   public static Sgemm of(OpenCl opencl) {
-    return new Sgemm(opencl.compile(SOURCE, "-cl-fast-relaxed-math").kernel("sgemm"));
+    return new Sgemm(opencl.compile(SOURCE, "-cl-fast-relaxed-math"));
   }
 
   /** Enqueues {@code C = A * B} on {@code stream}. */
@@ -79,11 +82,15 @@ public final class Sgemm {
     requireSize("A", a, (long) m * k);
     requireSize("B", b, (long) k * n);
     requireSize("C", c, (long) m * n);
-    LaunchShape shape = LaunchShape.of(n / 8, m / 8);
-    if ((n / 8) % 16 == 0 && (m / 8) % 4 == 0) {
-      shape = shape.local(16, 4);
+    if (n % 16 != 0) {
+      narrow.launch(stream, name, LaunchShape.of(n / 8, m / 8), m, n, k, alpha, a, b, beta, c);
+      return;
     }
-    kernel.launch(stream, name, shape, m, n, k, alpha, a, b, beta, c);
+    LaunchShape shape = LaunchShape.of(n / 16, m / 8);
+    if ((n / 16) % 16 == 0 && (m / 8) % 2 == 0) {
+      shape = shape.local(16, 2);
+    }
+    wide.launch(stream, name, shape, m, n, k, alpha, a, b, beta, c);
   }
 
   private static void requireSize(String matrix, DeviceBuffer buffer, long floats) {

@@ -1,44 +1,76 @@
 // Register-tiled SGEMM, row-major: C[M][N] = alpha * A[M][K] * B[K][N] + beta * C[M][N].
-// Each work-item computes an 8 x 8 block of C in registers; work-groups of 16 x 4 work-items.
-// Global size: (N / 8, M / 8). M and N must be multiples of 8; K is free.
-__kernel void sgemm(int M, int N, int K, float alpha,
-                    __global const float* restrict A,
-                    __global const float* restrict B,
-                    float beta, __global float* restrict C) {
+// Each work-item keeps a block of C in registers: 8 rows x 16 columns (sgemm8x16, two float8 per
+// row) or 8 x 8 (sgemm8x8, for N not a multiple of 16). Per k it loads one row segment of B and
+// broadcasts eight values of A, so every value loaded feeds 8 or 16 multiply-adds.
+// Global size: (N / 16 or N / 8, M / 8); M a multiple of 8, K free.
+
+// Stores 8 results at c + off; C is read only when beta is not 0 (it may hold anything then).
+#define STORE(acc, off) \
+  vstore8(beta == 0.0f ? alpha * (acc) : alpha * (acc) + beta * vload8(0, c + (off)), 0, c + (off))
+
+__kernel void sgemm8x16(int M, int N, int K, float alpha,
+                       __global const float* restrict A,
+                       __global const float* restrict B,
+                       float beta, __global float* restrict C) {
+  const int col = get_global_id(0) * 16;
+  const int row = get_global_id(1) * 8;
+  if (row >= M || col >= N) return;
+  float8 l0 = 0, l1 = 0, l2 = 0, l3 = 0, l4 = 0, l5 = 0, l6 = 0, l7 = 0;
+  float8 h0 = 0, h1 = 0, h2 = 0, h3 = 0, h4 = 0, h5 = 0, h6 = 0, h7 = 0;
+  const __global float* a = A + row * K;
+  const __global float* b = B + col;
+  for (int k = 0; k < K; k++) {
+    const float8 bl = vload8(0, b + k * N), bh = vload8(1, b + k * N);
+    float8 x;
+    x = (float8)(a[k]);          l0 = mad(x, bl, l0); h0 = mad(x, bh, h0);
+    x = (float8)(a[K + k]);      l1 = mad(x, bl, l1); h1 = mad(x, bh, h1);
+    x = (float8)(a[2 * K + k]);  l2 = mad(x, bl, l2); h2 = mad(x, bh, h2);
+    x = (float8)(a[3 * K + k]);  l3 = mad(x, bl, l3); h3 = mad(x, bh, h3);
+    x = (float8)(a[4 * K + k]);  l4 = mad(x, bl, l4); h4 = mad(x, bh, h4);
+    x = (float8)(a[5 * K + k]);  l5 = mad(x, bl, l5); h5 = mad(x, bh, h5);
+    x = (float8)(a[6 * K + k]);  l6 = mad(x, bl, l6); h6 = mad(x, bh, h6);
+    x = (float8)(a[7 * K + k]);  l7 = mad(x, bl, l7); h7 = mad(x, bh, h7);
+  }
+  __global float* c = C + row * N + col;
+  STORE(l0, 0); STORE(h0, 8);
+  STORE(l1, N); STORE(h1, N + 8);
+  STORE(l2, 2 * N); STORE(h2, 2 * N + 8);
+  STORE(l3, 3 * N); STORE(h3, 3 * N + 8);
+  STORE(l4, 4 * N); STORE(h4, 4 * N + 8);
+  STORE(l5, 5 * N); STORE(h5, 5 * N + 8);
+  STORE(l6, 6 * N); STORE(h6, 6 * N + 8);
+  STORE(l7, 7 * N); STORE(h7, 7 * N + 8);
+}
+
+__kernel void sgemm8x8(int M, int N, int K, float alpha,
+                       __global const float* restrict A,
+                       __global const float* restrict B,
+                       float beta, __global float* restrict C) {
   const int col = get_global_id(0) * 8;
   const int row = get_global_id(1) * 8;
   if (row >= M || col >= N) return;
-  float8 acc0 = 0, acc1 = 0, acc2 = 0, acc3 = 0, acc4 = 0, acc5 = 0, acc6 = 0, acc7 = 0;
+  float8 l0 = 0, l1 = 0, l2 = 0, l3 = 0, l4 = 0, l5 = 0, l6 = 0, l7 = 0;
   const __global float* a = A + row * K;
+  const __global float* b = B + col;
   for (int k = 0; k < K; k++) {
-    const float8 b = vload8(0, B + k * N + col);
-    acc0 = mad((float8)(a[k]), b, acc0);
-    acc1 = mad((float8)(a[K + k]), b, acc1);
-    acc2 = mad((float8)(a[2 * K + k]), b, acc2);
-    acc3 = mad((float8)(a[3 * K + k]), b, acc3);
-    acc4 = mad((float8)(a[4 * K + k]), b, acc4);
-    acc5 = mad((float8)(a[5 * K + k]), b, acc5);
-    acc6 = mad((float8)(a[6 * K + k]), b, acc6);
-    acc7 = mad((float8)(a[7 * K + k]), b, acc7);
+    const float8 bl = vload8(0, b + k * N);
+    float8 x;
+    x = (float8)(a[k]);          l0 = mad(x, bl, l0);
+    x = (float8)(a[K + k]);      l1 = mad(x, bl, l1);
+    x = (float8)(a[2 * K + k]);  l2 = mad(x, bl, l2);
+    x = (float8)(a[3 * K + k]);  l3 = mad(x, bl, l3);
+    x = (float8)(a[4 * K + k]);  l4 = mad(x, bl, l4);
+    x = (float8)(a[5 * K + k]);  l5 = mad(x, bl, l5);
+    x = (float8)(a[6 * K + k]);  l6 = mad(x, bl, l6);
+    x = (float8)(a[7 * K + k]);  l7 = mad(x, bl, l7);
   }
   __global float* c = C + row * N + col;
-  if (beta == 0.0f) {
-    vstore8(alpha * acc0, 0, c);
-    vstore8(alpha * acc1, 0, c + N);
-    vstore8(alpha * acc2, 0, c + 2 * N);
-    vstore8(alpha * acc3, 0, c + 3 * N);
-    vstore8(alpha * acc4, 0, c + 4 * N);
-    vstore8(alpha * acc5, 0, c + 5 * N);
-    vstore8(alpha * acc6, 0, c + 6 * N);
-    vstore8(alpha * acc7, 0, c + 7 * N);
-  } else {
-    vstore8(alpha * acc0 + beta * vload8(0, c), 0, c);
-    vstore8(alpha * acc1 + beta * vload8(0, c + N), 0, c + N);
-    vstore8(alpha * acc2 + beta * vload8(0, c + 2 * N), 0, c + 2 * N);
-    vstore8(alpha * acc3 + beta * vload8(0, c + 3 * N), 0, c + 3 * N);
-    vstore8(alpha * acc4 + beta * vload8(0, c + 4 * N), 0, c + 4 * N);
-    vstore8(alpha * acc5 + beta * vload8(0, c + 5 * N), 0, c + 5 * N);
-    vstore8(alpha * acc6 + beta * vload8(0, c + 6 * N), 0, c + 6 * N);
-    vstore8(alpha * acc7 + beta * vload8(0, c + 7 * N), 0, c + 7 * N);
-  }
+  STORE(l0, 0);
+  STORE(l1, N);
+  STORE(l2, 2 * N);
+  STORE(l3, 3 * N);
+  STORE(l4, 4 * N);
+  STORE(l5, 5 * N);
+  STORE(l6, 6 * N);
+  STORE(l7, 7 * N);
 }

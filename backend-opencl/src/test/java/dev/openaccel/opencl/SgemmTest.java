@@ -46,6 +46,16 @@ class SgemmTest {
   }
 
   @Test
+  void wideTilesInWorkGroupsMatchTheJavaReference() {
+    check(16, 256, 33, 1f, 0f); // 8 x 16 per work-item, work-groups of 16 x 2
+  }
+
+  @Test
+  void narrowTilesForColumnsNotAMultipleOfSixteenMatchTheJavaReference() {
+    check(32, 40, 9, 1.5f, -1f); // 8 x 8 per work-item
+  }
+
+  @Test
   void sizesThatAreNotMultiplesOfEightAreRejected() {
     Stream stream = accelerator.newStream(device);
     try (DeviceBuffer x = accelerator.allocate(device, 4096)) {

@@ -54,7 +54,7 @@ public class SgemmGflops {
   private long kernel;
   private final long[] mems = new long[3];
   private final PointerBuffer global = PointerBuffer.allocateDirect(2);
-  private final PointerBuffer local = PointerBuffer.allocateDirect(2).put(0, 16).put(1, 4);
+  private final PointerBuffer local = PointerBuffer.allocateDirect(2).put(0, 16).put(1, 2);
   private float[] x;
   private float[] y;
   private float[] z;
@@ -71,13 +71,13 @@ public class SgemmGflops {
     c = accelerator.allocate(device, bytes);
     raw = new RawOpenCl();
     queue = raw.newQueue();
-    kernel = raw.kernel(source(), "-cl-fast-relaxed-math", "sgemm");
+    kernel = raw.kernel(source(), "-cl-fast-relaxed-math", "sgemm8x16");
     IntBuffer rc = org.lwjgl.BufferUtils.createIntBuffer(1);
     for (int i = 0; i < 3; i++) {
       mems[i] = clCreateBuffer(raw.context, CL_MEM_READ_WRITE, bytes, rc);
       RawOpenCl.check(rc.get(0), "clCreateBuffer");
     }
-    global.put(0, n / 8).put(1, n / 8);
+    global.put(0, n / 16).put(1, n / 8);
     clSetKernelArg1i(kernel, 0, n);
     clSetKernelArg1i(kernel, 1, n);
     clSetKernelArg1i(kernel, 2, n);
