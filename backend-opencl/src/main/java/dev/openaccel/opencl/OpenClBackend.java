@@ -77,7 +77,8 @@ final class OpenClBackend implements LaunchTarget {
             .priorityRange(PRIORITIES)
             .computeUnits(settings.computeUnits())
             .streamPoolSize(settings.streamPoolSize())
-            .batch(settings.batch());
+            .batch(settings.batch())
+            .waitStrategy(settings.waitStrategy());
     Set<Capability> capabilities =
         EnumSet.of(
             Capability.EVENTS,

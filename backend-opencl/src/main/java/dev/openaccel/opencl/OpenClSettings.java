@@ -1,6 +1,7 @@
 package dev.openaccel.opencl;
 
 import com.typesafe.config.Config;
+import dev.openaccel.runtime.spi.WaitStrategy;
 import java.util.List;
 import java.util.Objects;
 
@@ -18,6 +19,7 @@ import java.util.Objects;
  * @param streamPoolSize pooled streams per device
  * @param batch items a stream runs before yielding its thread
  * @param memoryPerDevice bytes the allocator may use per device; 0 for the device's global memory
+ * @param waitStrategy how idle device threads wait for work (and for device callbacks' hand-offs)
  */
 public record OpenClSettings(
     String platform,
@@ -29,13 +31,15 @@ public record OpenClSettings(
     int computeUnits,
     int streamPoolSize,
     int batch,
-    long memoryPerDevice) {
+    long memoryPerDevice,
+    WaitStrategy waitStrategy) {
 
   public OpenClSettings {
     Objects.requireNonNull(platform, "platform");
     devices = List.copyOf(devices);
     Objects.requireNonNull(buildOptions, "buildOptions");
     Objects.requireNonNull(library, "library");
+    Objects.requireNonNull(waitStrategy, "waitStrategy");
     if (memoryPerDevice < 0) {
       throw new IllegalArgumentException(
           "openaccel.opencl.memory-per-device must be >= 0, got " + memoryPerDevice);
@@ -59,6 +63,7 @@ public record OpenClSettings(
         c.getInt("compute-units"),
         c.getInt("stream-pool-size"),
         c.getInt("batch"),
-        c.getBytes("memory-per-device"));
+        c.getBytes("memory-per-device"),
+        WaitStrategy.parse("openaccel.opencl.wait-strategy", c.getString("wait-strategy")));
   }
 }

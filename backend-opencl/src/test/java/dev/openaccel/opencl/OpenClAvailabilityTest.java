@@ -41,8 +41,23 @@ class OpenClAvailabilityTest {
                 1,
                 1,
                 1,
-                0));
+                0,
+                dev.openaccel.runtime.spi.WaitStrategy.BLOCKING));
     assertTrue(probe instanceof ClPlatforms.Unavailable, String.valueOf(probe));
+  }
+
+  @Test
+  void anUnknownWaitStrategyIsAnErrorNamingTheKeyAndTheValue() {
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                OpenClSettings.from(
+                    com.typesafe.config.ConfigFactory.parseString(
+                            "openaccel.opencl.wait-strategy = fast")
+                        .withFallback(com.typesafe.config.ConfigFactory.load())));
+    assertTrue(e.getMessage().contains("openaccel.opencl.wait-strategy"), e.getMessage());
+    assertTrue(e.getMessage().contains("fast"), e.getMessage());
   }
 
   @Test
