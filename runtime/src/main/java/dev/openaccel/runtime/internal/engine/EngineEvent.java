@@ -45,14 +45,23 @@ final class EngineEvent implements BackendEvent {
   }
 
   /**
-   * Starts a new record and enqueues it on {@code stream}, then publishes it as the latest.
+   * Starts a new record and enqueues it on {@code stream}, then publishes it as the latest. On a
+   * stream that could complete it at once ({@link StreamHandle#completesAtOnce}) the record is made
+   * complete instead, without a trip through the stream. A timing event always takes the trip: its
+   * stream then lingers for the work being timed, so that a wake-up is not measured.
    *
    * @throws IllegalStateException if the stream accepts no more work; the record then stays failed
    *     as the latest, so later waits and synchronizes report why
    */
   synchronized Generation record(StreamHandle stream) {
     Generation previous = latest;
-    Generation next = Generation.of(this, previous == null ? 1 : previous.number() + 1);
+    long number = previous == null ? 1 : previous.number() + 1;
+    if (!timing && stream.completesAtOnce()) {
+      Generation done = Generation.completed(this, number, System.nanoTime());
+      latest = done;
+      return done;
+    }
+    Generation next = Generation.of(this, number);
     try {
       stream.enqueue(next);
     } finally {

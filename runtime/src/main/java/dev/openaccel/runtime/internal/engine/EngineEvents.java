@@ -91,7 +91,10 @@ final class EngineEvents {
     if (latest == null) {
       return;
     }
-    stream.enqueue(new WorkItem.Wait(latest));
+    // A completed record without failure leaves nothing to wait for.
+    if (!latest.isDone() || latest.failure() != null) {
+      stream.enqueue(new WorkItem.Wait(latest));
+    }
     if (tracer.enabled()) {
       tracer.publish(
           new TraceEvent.EventWaited(
@@ -163,7 +166,9 @@ final class EngineEvents {
   /** Releases {@code e}: it is no longer exported. Never throws. */
   void destroy(BackendEvent e) {
     if (e instanceof EngineEvent event) {
-      exported.remove(event.id(), event);
+      if (!exported.isEmpty()) {
+        exported.remove(event.id(), event);
+      }
       if (tracer.enabled()) {
         tracer.publish(new TraceEvent.EventDeleted(device(event), event.id(), System.nanoTime()));
       }
