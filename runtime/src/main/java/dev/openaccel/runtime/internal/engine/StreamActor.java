@@ -160,13 +160,23 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   /**
-   * Runs up to {@code batch} items, then yields the thread to the device's other streams. Kernels
-   * nobody waits for are counted as completed once for the whole run, when it ends; any other item
-   * publishes the count, theirs included, before its own completion can be seen.
+   * Runs items in batches of {@code batch}; after each batch it yields the thread if another actor
+   * of the device waits for one (rescheduling costs a hand-off through the dispatcher, which wakes
+   * a sibling thread, so a stream alone on its device keeps its thread). Kernels nobody waits for
+   * are counted as completed once per batch; any other item publishes the count, theirs included,
+   * before its own completion can be seen.
    */
   private void drain() {
     try {
-      for (int budget = batch; budget > 0; budget--) {
+      for (int budget = batch; ; budget--) {
+        if (budget == 0) {
+          if (DeviceTaskQueue.othersWaiting()) {
+            self.tell(Drain.INSTANCE);
+            return;
+          }
+          progress.publish();
+          budget = batch;
+        }
         WorkItem item = lingerAfterTiming ? handle.pollWithin(TIMING_LINGER_NANOS) : handle.poll();
         lingerAfterTiming = false;
         if (item == null) {
@@ -179,7 +189,6 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
           return; // parked; Resume or DeviceEnded continues
         }
       }
-      self.tell(Drain.INSTANCE);
     } finally {
       progress.publish();
     }
