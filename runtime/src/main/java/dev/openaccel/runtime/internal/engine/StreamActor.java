@@ -185,11 +185,15 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
           }
           return;
         }
+        if (!(item instanceof WorkItem.Launch)) {
+          kernels.leave(); // whatever else runs here may run the caller's callbacks
+        }
         if (!item.runOn(this)) {
           return; // parked; Resume or DeviceEnded continues
         }
       }
     } finally {
+      kernels.leave();
       progress.publish();
     }
   }
@@ -214,6 +218,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
       progress.itemCompletedUnpublished(); // drain() publishes
       return;
     }
+    kernels.leave(); // the result's callbacks run in the thread's own context
     progress.itemCompleted(); // before the caller's stage completes, so query() agrees with it
     if (outcome.failure() == null) {
       kernel.result().complete(outcome.value());
