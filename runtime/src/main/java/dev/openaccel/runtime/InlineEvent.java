@@ -30,7 +30,6 @@ public class InlineEvent implements Event {
 
   private final VirtualGuardImpl backend;
   private final EventOptions options;
-  private final EventFlag flag;
   private volatile BackendEvent event;
   private volatile Device device;
   private volatile boolean closed;
@@ -50,7 +49,6 @@ public class InlineEvent implements Event {
     this.backend = Objects.requireNonNull(backend, "backend");
     this.options = Objects.requireNonNull(options, "options");
     checkOptions(backend, options);
-    this.flag = options.enableTiming() ? EventFlag.BACKEND_DEFAULT : EventFlag.PYTORCH_DEFAULT;
   }
 
   /** An opened interprocess event that follows {@code shared}'s records. */
@@ -146,6 +144,8 @@ public class InlineEvent implements Event {
     checkOpen("record");
     Device bound = device;
     EventChecks.checkRecordable(deviceType(), bound, stream);
+    // The flag follows from the options; not kept in a field, which would cost every event 8 bytes.
+    EventFlag flag = options.enableTiming() ? EventFlag.BACKEND_DEFAULT : EventFlag.PYTORCH_DEFAULT;
     BackendEvent recorded = backend.record(event, stream, bound == null ? -1 : bound.index(), flag);
     device = stream.device(); // before the event: a reader that sees the event sees its device
     event = recorded;

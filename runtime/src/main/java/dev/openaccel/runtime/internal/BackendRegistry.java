@@ -25,10 +25,12 @@ import org.slf4j.LoggerFactory;
 final class BackendRegistry {
   private static final Logger log = LoggerFactory.getLogger(BackendRegistry.class);
 
-  private final Map<DeviceType, VirtualGuardImpl> backends;
+  private final Map<DeviceType, VirtualGuardImpl> backends; // in name order
+  private final Map<DeviceType, VirtualGuardImpl> lookup; // the same, hashed: every call routes
 
   private BackendRegistry(Map<DeviceType, VirtualGuardImpl> backends) {
     this.backends = Collections.unmodifiableMap(backends);
+    this.lookup = Map.copyOf(backends);
   }
 
   /**
@@ -85,7 +87,7 @@ final class BackendRegistry {
    * @throws IllegalArgumentException containing "no backend for device type"
    */
   VirtualGuardImpl get(DeviceType type) {
-    VirtualGuardImpl impl = backends.get(type);
+    VirtualGuardImpl impl = lookup.get(type);
     if (impl == null) {
       throw new IllegalArgumentException(
           "no backend for device type " + type + " (available: " + backends.keySet() + ")");

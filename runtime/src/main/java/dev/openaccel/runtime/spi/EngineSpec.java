@@ -2,6 +2,7 @@ package dev.openaccel.runtime.spi;
 
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.PriorityRange;
+import java.util.Collections;
 import java.util.EnumSet;
 import java.util.HashMap;
 import java.util.Map;
@@ -45,7 +46,7 @@ public final class EngineSpec {
     this.batch = b.batch;
     this.launchModel = b.launchModel;
     this.memoryPerDevice = b.memoryPerDevice;
-    this.capabilities = Set.copyOf(b.capabilities);
+    this.capabilities = Collections.unmodifiableSet(EnumSet.copyOf(b.capabilities));
     this.executor = b.executor;
     this.memory = b.memory;
     this.waitStrategy = b.waitStrategy;

@@ -39,10 +39,11 @@ final class DeviceExecutorConfigurator extends ExecutorServiceConfigurator {
 
   private ExecutorService newPool() {
     AtomicInteger counter = new AtomicInteger();
-    ThreadFactory factory = body -> new DeviceThread(body, name + "-" + counter.incrementAndGet());
+    DeviceTaskQueue tasks = new DeviceTaskQueue(idleWait);
+    ThreadFactory factory =
+        body -> new DeviceThread(tasks.bind(body), name + "-" + counter.incrementAndGet());
     ThreadPoolExecutor pool =
-        new ThreadPoolExecutor(
-            threads, threads, 60, TimeUnit.SECONDS, new DeviceTaskQueue(idleWait), factory);
+        new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, tasks, factory);
     pool.prestartAllCoreThreads(); // every thread waits in the strategy from the start
     return pool;
   }

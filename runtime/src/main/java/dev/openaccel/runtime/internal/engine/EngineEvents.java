@@ -58,14 +58,14 @@ final class EngineEvents {
       engine.require(Capability.TIMING, "timing events (enable_timing)");
     }
     EngineEvent event = e == null ? create(stream, flag == EventFlag.BACKEND_DEFAULT) : own(e);
-    Generation generation = event.record(stream);
+    long generation = event.record(stream);
     if (tracer.enabled()) {
       tracer.publish(
           new TraceEvent.EventRecorded(
               stream.stream().device(),
               event.id(),
               stream.stream().id(),
-              generation.number(),
+              generation,
               System.nanoTime()));
     }
     return event;
@@ -91,7 +91,10 @@ final class EngineEvents {
     if (latest == null) {
       return;
     }
-    stream.enqueue(new WorkItem.Wait(latest));
+    // A completed record without failure leaves nothing to wait for.
+    if (!latest.isDone() || latest.failure() != null) {
+      stream.enqueue(new WorkItem.Wait(latest));
+    }
     if (tracer.enabled()) {
       tracer.publish(
           new TraceEvent.EventWaited(
@@ -104,8 +107,7 @@ final class EngineEvents {
   }
 
   boolean query(BackendEvent e) {
-    Generation latest = own(e).latest();
-    return latest == null || latest.isDone();
+    return own(e).isComplete();
   }
 
   /**
@@ -114,13 +116,13 @@ final class EngineEvents {
    */
   boolean synchronize(BackendEvent e, Duration timeout) {
     EngineEvent event = own(e);
-    Generation latest = event.latest();
-    if (latest == null) {
-      return true;
-    }
-    if (tracer.enabled()) {
+    if (tracer.enabled() && event.wasRecorded()) {
       tracer.publish(
           new TraceEvent.EventSynchronized(device(event), event.id(), System.nanoTime()));
+    }
+    Generation latest = event.toWaitFor();
+    if (latest == null) {
+      return true; // never recorded, or completed without failure
     }
     if (!latest.isDone() && !latest.await(timeout == null ? FOREVER : timeout)) {
       return false;
@@ -153,7 +155,9 @@ final class EngineEvents {
   /** Releases {@code e}: it is no longer exported. Never throws. */
   void destroy(BackendEvent e) {
     if (e instanceof EngineEvent event) {
-      exported.remove(event.id(), event);
+      if (event.exported()) {
+        exported.remove(event.id(), event);
+      }
       if (tracer.enabled()) {
         tracer.publish(new TraceEvent.EventDeleted(device(event), event.id(), System.nanoTime()));
       }
@@ -171,6 +175,7 @@ final class EngineEvents {
 
   EventHandle export(BackendEvent e) {
     EngineEvent event = own(e);
+    event.markExported(); // before the entry: a concurrent destroy that sees it removes it
     exported.put(event.id(), event);
     return new EventHandle(engine.type(), event.deviceIndex(), event.id(), node);
   }

@@ -48,6 +48,17 @@ final class Generation implements WorkItem {
     return new Generation(event, number, null);
   }
 
+  /**
+   * Record {@code number} of {@code event}, completed at {@code atNanos} without failure: a record
+   * on a stream with nothing pending, which completes where it is made.
+   */
+  static Generation completed(EngineEvent event, long number, long atNanos) {
+    Generation done = new Generation(event, number, null);
+    done.completedAtNanos = atNanos;
+    done.done = true; // volatile write last: whoever sees done sees the time
+    return done;
+  }
+
   /** A point that belongs to no event, described by {@code label} in failure messages. */
   static Generation unnamed(String label) {
     return new Generation(null, 0, label);

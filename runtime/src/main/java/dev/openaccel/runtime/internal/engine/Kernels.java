@@ -20,7 +20,11 @@ import org.slf4j.LoggerFactory;
  * {@link DeviceExecutionException}, as {@code FutureTask} hands every throwable to its future.
  * Internal; confined to the stream's actor.
  *
- * <p>Owns: nothing mutable; the failure it returns is recorded by the actor.
+ * <p>The stream's context stays installed from one kernel to the next (one thread-local read per
+ * kernel, not three); the actor calls {@link #leave} before anything else runs on the thread.
+ *
+ * <p>Owns: {@code saved}, the thread's own context while the stream's is installed (confined to the
+ * actor); the failure it returns is recorded by the actor.
  */
 final class Kernels {
   private static final Logger log = LoggerFactory.getLogger(Kernels.class);
@@ -31,6 +35,7 @@ final class Kernels {
   private final Tracer tracer;
   private final CurrentContext current;
   private final DeviceContext kernelContext;
+  private DeviceContext saved; // null: the thread's own context is current
 
   Kernels(Stream stream, LaunchModel launchModel, Tracer tracer, CurrentContext current) {
     this.stream = stream;
@@ -47,8 +52,7 @@ final class Kernels {
   Outcome run(String name, WorkItem.Body body) {
     delay();
     boolean traced = started(name);
-    DeviceContext saved = current.get();
-    current.set(kernelContext);
+    enter();
     Object value = null;
     DeviceExecutionException failure = null;
     try {
@@ -56,11 +60,29 @@ final class Kernels {
     } catch (Throwable t) {
       failure = failed(name, t);
     } finally {
-      current.set(saved);
       Thread.interrupted(); // a kernel's interrupt flag ends with it, as in ThreadPoolExecutor
     }
     finished(traced, name, failure);
     return new Outcome(value, failure);
+  }
+
+  /** Installs the stream's context, unless it still is from the previous kernel. */
+  private void enter() {
+    DeviceContext now = current.get();
+    if (saved == null) {
+      saved = now;
+      current.set(kernelContext);
+    } else if (now != kernelContext) {
+      current.set(kernelContext); // the previous kernel changed it; that change ended with it
+    }
+  }
+
+  /** Restores the thread's own context if a kernel's is installed. */
+  void leave() {
+    if (saved != null) {
+      current.set(saved);
+      saved = null;
+    }
   }
 
   private DeviceExecutionException failed(String name, Throwable cause) {

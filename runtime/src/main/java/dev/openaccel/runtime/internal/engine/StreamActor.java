@@ -59,6 +59,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
                 "the device queue of " + handle.stream() + " could not be opened: " + e);
             return Behaviors.stopped();
           }
+          handle.opened(queue == null);
           return new StreamActor(context, handle, queue);
         });
   }
@@ -73,7 +74,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   private final InFlight inFlight;
   private final DeviceSteps device;
   private Generation blockedOn; // parked until this generation completes
-  private WorkItem.HostKernel gated; // parked until the device work before it has ended
+  private WorkItem.HostWork gated; // parked until the device work before it has ended
   private boolean lingerAfterTiming;
 
   private StreamActor(ActorContext<Command> context, StreamHandle handle, DeviceQueue queue) {
@@ -133,7 +134,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   private Behavior<Command> onDeviceEnded(DeviceEnded message) {
     inFlight.ended(message.ended());
     if (gated != null && inFlight.isEmpty()) {
-      WorkItem.HostKernel kernel = gated;
+      WorkItem.HostWork kernel = gated;
       gated = null;
       runHostNow(kernel);
       drain();
@@ -158,30 +159,49 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
     return this;
   }
 
-  /** Runs up to {@code batch} items, then yields the thread to the device's other streams. */
+  /**
+   * Runs items in batches of {@code batch}; after each batch it yields the thread if another actor
+   * of the device waits for one (rescheduling costs a hand-off through the dispatcher, which wakes
+   * a sibling thread, so a stream alone on its device keeps its thread). Kernels nobody waits for
+   * are counted as completed once per batch; any other item publishes the count, theirs included,
+   * before its own completion can be seen.
+   */
   private void drain() {
-    for (int budget = batch; budget > 0; budget--) {
-      WorkItem item = lingerAfterTiming ? handle.pollWithin(TIMING_LINGER_NANOS) : handle.poll();
-      lingerAfterTiming = false;
-      if (item == null) {
-        device.flush();
-        if (handle.idleOrContinue()) {
-          continue;
+    try {
+      for (int budget = batch; ; budget--) {
+        if (budget == 0) {
+          if (DeviceTaskQueue.othersWaiting()) {
+            self.tell(Drain.INSTANCE);
+            return;
+          }
+          progress.publish();
+          budget = batch;
         }
-        return;
+        WorkItem item = lingerAfterTiming ? handle.pollWithin(TIMING_LINGER_NANOS) : handle.poll();
+        lingerAfterTiming = false;
+        if (item == null) {
+          if (handle.idleOrContinue()) {
+            continue;
+          }
+          return;
+        }
+        if (!(item instanceof WorkItem.Launch)) {
+          kernels.leave(); // whatever else runs here may run the caller's callbacks
+        }
+        if (!item.runOn(this)) {
+          return; // parked; Resume or DeviceEnded continues
+        }
       }
-      if (!item.runOn(this)) {
-        device.flush();
-        return; // parked; Resume or DeviceEnded continues
-      }
+    } finally {
+      kernels.leave();
+      progress.publish();
+      device.flush(); // the stream submitted all it has for now, or yields its thread
     }
-    device.flush();
-    self.tell(Drain.INSTANCE);
   }
 
   // ---- one step per kind of item (called by WorkItem.runOn); false: the stream is parked ----
 
-  boolean runHost(WorkItem.HostKernel kernel) {
+  boolean runHost(WorkItem.HostWork kernel) {
     if (!inFlight.isEmpty()) {
       gated = kernel; // Java code runs once the device has ended the work before it
       return false;
@@ -190,18 +210,21 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
     return true;
   }
 
-  private void runHostNow(WorkItem.HostKernel kernel) {
-    Kernels.Outcome outcome = kernels.run(kernel.name(), kernel.body());
+  private void runHostNow(WorkItem.HostWork kernel) {
+    Kernels.Outcome outcome = kernels.run(kernel.name(), kernel);
     if (outcome.failure() != null) {
       progress.fail(outcome.failure());
     }
+    if (kernel.result() == null) {
+      progress.itemCompletedUnpublished(); // drain() publishes
+      return;
+    }
+    kernels.leave(); // the result's callbacks run in the thread's own context
     progress.itemCompleted(); // before the caller's stage completes, so query() agrees with it
-    if (kernel.result() != null) {
-      if (outcome.failure() == null) {
-        kernel.result().complete(outcome.value());
-      } else {
-        kernel.result().completeExceptionally(outcome.failure());
-      }
+    if (outcome.failure() == null) {
+      kernel.result().complete(outcome.value());
+    } else {
+      kernel.result().completeExceptionally(outcome.failure());
     }
   }
 

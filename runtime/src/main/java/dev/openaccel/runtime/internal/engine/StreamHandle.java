@@ -16,35 +16,42 @@ import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicBoolean;
-import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.jctools.queues.atomic.unpadded.MpscUnboundedAtomicUnpaddedArrayQueue;
 
 /**
  * The producer side of a stream: the public {@link Stream}'s operations, the queue every enqueue
  * goes through, and the wake-up hand-off to the stream's {@link StreamActor}. Internal.
  *
  * <p>Ordering point: every enqueue onto the stream, from any thread, is one {@code offer} onto
- * {@link #queue}, a linearizable multi-producer queue; the actor runs items in queue order. Pekko's
- * mailbox only carries wake-ups, so per-sender ordering of messages never matters.
+ * {@link #queue}, a linearizable multi-producer queue (JCTools' chunked MPSC array queue: one
+ * atomic step per offer, no node per item); the actor runs items in queue order. Pekko's mailbox
+ * only carries wake-ups, so per-sender ordering of messages never matters. The queue's producer
+ * index is the count of enqueues that {@link #query} compares with the completed count.
  *
- * <p>Owns: {@code enqueued} (producers), {@code scheduled} (the hand-off flag: true while the actor
- * has a wake-up pending or is draining, so producers send at most one wake-up), {@code actor} and
- * {@code terminated} (set under this object's monitor). The queue has one consumer at a time: the
- * actor, or the terminating call once the actor is gone. Progress is in {@link StreamProgress}.
+ * <p>Owns: the queue's producer side (producers), {@code scheduled} (the hand-off flag: true while
+ * the actor has a wake-up pending or is draining, so producers send at most one wake-up), {@code
+ * actor} and {@code terminated} (set under this object's monitor). The queue has one consumer at a
+ * time: the actor, or the terminating call once the actor is gone. Progress is in {@link
+ * StreamProgress}.
  */
 final class StreamHandle implements Stream.Ops {
   private static final CompletionStage<Void> IDLE = CompletableFuture.completedStage(null);
+  // Items per array of the queue: an idle stream holds one; a busy one allocates one per this many.
+  private static final int QUEUE_CHUNK = 32;
 
   private final ActorEngine engine;
   private final Stream stream;
   private final ActorRef<DeviceActor.Command> device;
   private final int batch;
-  private final MpscQueue<WorkItem> queue = new MpscQueue<>();
-  private final AtomicLong enqueued = new AtomicLong();
+  private final MpscUnboundedAtomicUnpaddedArrayQueue<WorkItem> queue =
+      new MpscUnboundedAtomicUnpaddedArrayQueue<>(QUEUE_CHUNK);
   private final AtomicBoolean scheduled = new AtomicBoolean();
   private final StreamProgress progress = new StreamProgress();
   private volatile ActorRef<StreamActor.Command> actor;
   private volatile DeviceExecutionException terminated;
+  // Written once by the actor when it opens the stream (false until then): no device queue.
+  private volatile boolean hostOnly;
 
   /**
    * A stream of {@code device}'s actor, which spawns this stream's actor on the first enqueue: a
@@ -89,13 +96,30 @@ final class StreamHandle implements Stream.Ops {
 
   @Override
   public boolean query() {
-    long target = enqueued.get();
+    long target = queue.currentProducerIndex(); // counts every offer, from its start
     return progress.completed() >= target;
   }
 
   /** True when idle and no failure awaits reporting: a synchronize would return at once. */
   boolean isSettled() {
     return query() && progress.unreported() == null;
+  }
+
+  /**
+   * True if a record (or any point) enqueued now would complete as soon as the actor reached it,
+   * without failure and without a device marker: the stream has no device queue, all its work has
+   * completed, no failure awaits reporting and it accepts work. Such a point may be completed by
+   * the caller instead; it is ordered after all work enqueued before this call, which has
+   * completed, and before all work enqueued after it. Reads the completed count before the failure,
+   * which the actor writes before it publishes the count.
+   */
+  boolean completesAtOnce() {
+    return hostOnly && terminated == null && isSettled();
+  }
+
+  /** Called by the stream's actor once, before its first item: whether it has no device queue. */
+  void opened(boolean withoutDeviceQueue) {
+    hostOnly = withoutDeviceQueue;
   }
 
   @Override
@@ -139,14 +163,7 @@ final class StreamHandle implements Stream.Ops {
 
   @Override
   public void launch(String name, Runnable kernel) {
-    enqueue(
-        new WorkItem.HostKernel(
-            name,
-            () -> {
-              kernel.run();
-              return null;
-            },
-            null));
+    enqueue(new WorkItem.Launch(name, kernel));
   }
 
   @Override
@@ -191,6 +208,9 @@ final class StreamHandle implements Stream.Ops {
     if (!other.device().equals(stream.device())) {
       engine.require(Capability.CROSS_DEVICE_WAIT, "waiting on a stream of another device");
     }
+    if (source.completesAtOnce()) {
+      return; // everything enqueued on other before this call has completed without failure
+    }
     Generation end = Generation.unnamed("the work enqueued on " + other + " before waitStream");
     source.enqueue(end);
     enqueue(new WorkItem.Wait(end));
@@ -224,8 +244,7 @@ final class StreamHandle implements Stream.Ops {
       item.reject(stopped);
       throw new IllegalStateException(stopped.getMessage(), stopped);
     }
-    enqueued.incrementAndGet(); // before the offer, so completed never passes enqueued
-    queue.offer(item);
+    queue.offer(item); // counted from the start of the offer, so completed never passes it
     // Read before the CAS: while the actor drains, the flag is set and most enqueues stop here.
     if (!scheduled.get() && scheduled.compareAndSet(false, true)) {
       wake();

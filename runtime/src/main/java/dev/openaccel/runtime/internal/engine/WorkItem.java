@@ -11,7 +11,7 @@ import java.util.concurrent.CompletableFuture;
  * event allocates no wrapper. Internal.
  */
 sealed interface WorkItem
-    permits WorkItem.HostKernel, WorkItem.DeviceCommand, WorkItem.Wait, WorkItem.Sync, Generation {
+    permits WorkItem.HostWork, WorkItem.DeviceCommand, WorkItem.Wait, WorkItem.Sync, Generation {
 
   /** Runs this item on {@code actor}; false if the stream is now parked and takes no more work. */
   boolean runOn(StreamActor actor);
@@ -25,11 +25,43 @@ sealed interface WorkItem
     Object run() throws Exception;
   }
 
-  /** A Java kernel; its value (or failure) completes {@code result} when that is not null. */
-  record HostKernel(String name, Body body, CompletableFuture<Object> result) implements WorkItem {
+  /**
+   * Java code run on the device thread (its {@link Body} is the item itself, so a launch allocates
+   * no wrapper); its value or failure completes {@link #result} when that is not null.
+   */
+  sealed interface HostWork extends WorkItem, Body permits Launch, HostKernel {
+    String name();
+
+    CompletableFuture<Object> result();
+
     @Override
-    public boolean runOn(StreamActor actor) {
+    default boolean runOn(StreamActor actor) {
       return actor.runHost(this);
+    }
+  }
+
+  /** A launched {@link Runnable}: nobody waits for its value. */
+  record Launch(String name, Runnable kernel) implements HostWork {
+    @Override
+    public Object run() {
+      kernel.run();
+      return null;
+    }
+
+    @Override
+    public CompletableFuture<Object> result() {
+      return null;
+    }
+
+    @Override
+    public void reject(DeviceExecutionException failure) {}
+  }
+
+  /** A Java kernel with a body; its value (or failure) completes {@code result} when not null. */
+  record HostKernel(String name, Body body, CompletableFuture<Object> result) implements HostWork {
+    @Override
+    public Object run() throws Exception {
+      return body.run();
     }
 
     @Override
