@@ -22,14 +22,18 @@ import java.util.function.Function;
  */
 final class NodeCopy {
   /**
-   * Bytes per message: 256 KiB. Larger chunks would cost fewer messages per byte, but the receiver
-   * allocates an array per chunk, and G1 treats an array of half a region or more as humongous
-   * (regions are 1 MiB for heaps up to 2-4 GiB): 1 MiB chunks took two regions each, and the bulk
-   * tests ran out of a 3 GiB heap that 256 KiB chunks fit in.
+   * Bytes per message: 256 KiB. Larger chunks would cost fewer messages per byte, but every chunk
+   * array the {@link ChunkPool} does not have at hand is a new one, and G1 treats an array of half
+   * a region or more as humongous (regions are 1 MiB for heaps up to 2-4 GiB): 1 MiB chunks, when
+   * each was a new array, took two regions each, and the bulk tests ran out of a 3 GiB heap that
+   * 256 KiB chunks fit in.
    */
   static final int CHUNK = 256 * 1024;
 
-  /** Chunks one pull asks for in one request: 2 MiB, read by one kernel on the owner. */
+  /**
+   * Chunks one pull asks for in one request (read by one kernel on the owner), and chunks one
+   * copy-in kernel writes: 2 MiB.
+   */
   static final int BATCH = 8;
 
   /** Requests one pull keeps outstanding, so at most 4 MiB are read ahead of the copy-in. */
@@ -104,8 +108,8 @@ final class NodeCopy {
 
   /**
    * Requests the chunks when the stream gets here, {@link #BATCH} per request and {@link
-   * #PULL_AHEAD} requests ahead, and writes each in as it comes. A failed request fails the chunks
-   * not yet requested after it.
+   * #PULL_AHEAD} requests ahead, and writes each batch in as it comes. A failed request fails the
+   * chunks not yet requested after it.
    */
   private void pull(RemoteBuffer src, DeviceBuffer target) {
     NodePort source = ports.apply(src.node());
@@ -121,9 +125,7 @@ final class NodeCopy {
             request(source, src, chunks, b);
           }
         });
-    for (int i = 0; i < chunks.size(); i++) {
-      transfers.copyIn(stream, target, (long) i * CHUNK, chunks.get(i), true);
-    }
+    transfers.copyIn(stream, target, 0, chunks, true);
   }
 
   private static void request(

@@ -96,7 +96,7 @@ final class Transfers {
     DeviceBuffer buffer = local.buffer(bufferId);
     Stream stream = transferStream(buffer.device());
     buffer.recordStream(stream);
-    copyIn(stream, buffer, 0, bytes, false);
+    copyIn(stream, buffer, 0, List.of(bytes), false);
     return whenReached(stream, null);
   }
 
@@ -111,42 +111,52 @@ final class Transfers {
 
   /**
    * Writes the chunks of a bulk transfer into {@code buffer} in stream order: the stream waits for
-   * each chunk, then puts it. A lost chunk fails the wait, so the stream's next sync reports it.
+   * them, then puts them. A lost chunk fails the wait, so the stream's next sync reports it.
    */
   void copyIn(Stream stream, DeviceBuffer buffer, String from, long transferId, long length) {
+    List<CompletableFuture<byte[]>> chunks = new ArrayList<>();
     for (long offset = 0; offset < length; offset += NodeCopy.CHUNK) {
-      CompletableFuture<byte[]> chunk = inbox.expect(new Inbox.Key(from, transferId, offset), true);
-      copyIn(stream, buffer, offset, chunk, true);
+      chunks.add(inbox.expect(new Inbox.Key(from, transferId, offset), true));
     }
+    copyIn(stream, buffer, 0, chunks, true);
   }
 
   /**
-   * The stream waits for {@code chunk}, then puts it at {@code offset} of {@code buffer}; a {@code
-   * pooled} chunk (one that came from the {@link Inbox}) then goes back to the {@link ChunkPool}.
+   * The stream waits for {@code chunks}, then puts them one after the other from {@code offset} of
+   * {@code buffer} (each but the last {@link NodeCopy#CHUNK} bytes long), {@link NodeCopy#BATCH} at
+   * a time: one wait and one kernel per batch. {@code pooled} chunks (those that came from the
+   * {@link Inbox}) then go back to the {@link ChunkPool}.
    */
   void copyIn(
       Stream stream,
       DeviceBuffer buffer,
       long offset,
-      CompletableFuture<byte[]> chunk,
+      List<CompletableFuture<byte[]>> chunks,
       boolean pooled) {
-    local.blockOn(stream, chunk);
-    stream.launch(
-        "copy-in",
-        context -> {
-          // A failed chunk already failed the wait above, which reports it downstream.
-          if (!chunk.isCompletedExceptionally()) {
-            byte[] bytes = chunk.join();
-            try {
-              context.buffer(0).put((int) offset, bytes);
-            } finally {
-              if (pooled) {
-                inbox.recycle(bytes);
+    for (int first = 0; first < chunks.size(); first += NodeCopy.BATCH) {
+      List<CompletableFuture<byte[]>> batch =
+          chunks.subList(first, Math.min(first + NodeCopy.BATCH, chunks.size()));
+      long at = offset + (long) first * NodeCopy.CHUNK;
+      local.blockOn(stream, CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)));
+      stream.launch(
+          "copy-in",
+          context -> {
+            for (int i = 0; i < batch.size(); i++) {
+              // A failed chunk already failed the wait above, which reports it downstream.
+              if (!batch.get(i).isCompletedExceptionally()) {
+                byte[] bytes = batch.get(i).join();
+                try {
+                  context.buffer(0).put((int) (at + (long) i * NodeCopy.CHUNK), bytes);
+                } finally {
+                  if (pooled) {
+                    inbox.recycle(bytes);
+                  }
+                }
               }
             }
-          }
-        },
-        buffer);
+          },
+          buffer);
+    }
   }
 
   CompletionStage<byte[]> readOn(Stream stream, DeviceBuffer buffer, int offset, int length) {
