@@ -6,11 +6,12 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorRefResolver;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.Props;
 
 /**
  * This node's end of the bulk lanes: one {@link BulkSender} per node it sends bytes to, the {@link
- * Inbox} for bytes it receives, and transfer ids. Internal.
+ * Inbox} for bytes it receives, the {@link ChunkPool} both use, and transfer ids. Internal.
  *
  * <p>Transfer ids: a node that sends bytes on its own initiative (a write, a pushed copy) numbers
  * the transfer with a positive id; a node that asks for bytes (a read, a pulled copy) with a
@@ -19,8 +20,16 @@ import org.apache.pekko.actor.typed.Props;
  * <p>Owns: the sender table and the id counter. Thread-safe.
  */
 final class Bulk {
+  /**
+   * The bulk actors (receiver and senders) run on a dispatcher of their own, so the gateway, the
+   * links and the event relays on the default dispatcher never queue behind chunk handling.
+   */
+  private static final Props ON_OWN =
+      DispatcherSelector.fromConfig("openaccel.cluster.bulk-dispatcher");
+
   private final ActorSystem<?> system;
   private final ClusterSettings settings;
+  private final ChunkPool pool;
   private final Inbox inbox;
   private final Map<String, ActorRef<BulkSender.Command>> senders = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
@@ -29,11 +38,10 @@ final class Bulk {
   Bulk(ActorSystem<?> system, ClusterSettings settings, Membership members) {
     this.system = system;
     this.settings = settings;
-    this.inbox = new Inbox(settings.bulkTimeout());
+    this.pool = ChunkPool.of(system);
+    this.inbox = new Inbox(settings.bulkTimeout(), pool);
     system.systemActorOf(
-        BulkReceiver.create(inbox, members, settings.bulkTimeout()),
-        BulkReceiver.NAME,
-        Props.empty());
+        BulkReceiver.create(inbox, members, settings.bulkTimeout()), BulkReceiver.NAME, ON_OWN);
   }
 
   Inbox inbox() {
@@ -50,11 +58,22 @@ final class Bulk {
     return -ids.incrementAndGet();
   }
 
-  /** Queues {@code data} for {@code node}, as transfer {@code transferId} from {@code offset}. */
-  void send(String node, long transferId, long offset, byte[] data) {
+  /**
+   * Queues {@code data} for {@code node}, as transfer {@code transferId} from {@code offset}; a
+   * {@code pooled} array (one chunk of the {@link ChunkPool}) is handed over and goes back to the
+   * pool once sent.
+   */
+  void send(String node, long transferId, long offset, byte[] data, boolean pooled) {
+    if (pooled && data.length != NodeCopy.CHUNK) {
+      throw new IllegalArgumentException("a pooled array is one chunk, not " + data.length);
+    }
     senders
         .computeIfAbsent(node, this::spawnSender)
-        .tell(new BulkSender.Send(transferId, offset, data));
+        .tell(new BulkSender.Send(transferId, offset, data, pooled));
+  }
+
+  ChunkPool pool() {
+    return pool;
   }
 
   /** {@code node} has left: its queued bytes are dropped and bytes expected from it fail. */
@@ -72,6 +91,6 @@ final class Bulk {
     return system.systemActorOf(
         BulkSender.create(node, receiver, settings.window(), settings.bulkTimeout()),
         "openaccel-bulk-to-" + names.incrementAndGet(),
-        Props.empty());
+        ON_OWN);
   }
 }

@@ -13,10 +13,17 @@ final class BulkProtocol {
   /**
    * Bytes {@code data[start, start + length)} of transfer {@code transferId}, for its offset {@code
    * offset}. The array is shared, never written after it was handed over; the serializer writes
-   * only the slice, so the sender never copies it.
+   * only the slice, so the sender never copies it. With {@code pooled} (never on the wire) the
+   * message owns a whole {@link ChunkPool} array, which the serializer gives back once written.
    */
   record Chunk(
-      long transferId, long offset, byte[] data, int start, int length, ActorRef<Credit> replyTo)
+      long transferId,
+      long offset,
+      byte[] data,
+      int start,
+      int length,
+      ActorRef<Credit> replyTo,
+      boolean pooled)
       implements BulkMessage {
     Chunk {
       Objects.requireNonNull(data, "data");
@@ -25,6 +32,10 @@ final class BulkProtocol {
         throw new IllegalArgumentException(
             "chunk slice [" + start + ", +" + length + ") outside " + data.length + " bytes");
       }
+    }
+
+    Chunk(long transferId, long offset, byte[] data, int start, int length, ActorRef<Credit> to) {
+      this(transferId, offset, data, start, length, to, false);
     }
 
     /** The chunk's bytes as an array of their own length. */

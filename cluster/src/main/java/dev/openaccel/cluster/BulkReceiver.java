@@ -8,7 +8,8 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 /**
  * Takes in the bulk data other nodes send this one (a system actor named {@link #NAME}, a
  * large-message destination in {@code reference.conf}), hands each chunk to the {@link Inbox} and
- * gives its sender the credit back. Chunks from nodes that are not members are dropped. Internal.
+ * gives its sender the credit back. Chunks from nodes that are not members are dropped (their
+ * arrays go back to the {@link ChunkPool}). Internal.
  *
  * <p>Owns nothing: the state is the inbox's.
  */
@@ -33,6 +34,8 @@ final class BulkReceiver {
                     if (members.admits(from)) {
                       inbox.arrived(
                           new Inbox.Key(from, chunk.transferId(), chunk.offset()), chunk.bytes());
+                    } else {
+                      inbox.recycle(chunk.data());
                     }
                     chunk
                         .replyTo()

@@ -30,8 +30,11 @@ final class BulkSender extends AbstractBehavior<BulkSender.Command> {
 
   sealed interface Command extends NoSerializationVerificationNeeded {}
 
-  /** Sends {@code data} as transfer {@code transferId}, starting at {@code offset}. */
-  record Send(long transferId, long offset, byte[] data) implements Command {}
+  /**
+   * Sends {@code data} as transfer {@code transferId}, starting at {@code offset}; a {@code pooled}
+   * array is one chunk of the {@link ChunkPool}, handed over with the message.
+   */
+  record Send(long transferId, long offset, byte[] data, boolean pooled) implements Command {}
 
   /** The node has left: drop what is queued and stop. */
   enum Stop implements Command {
@@ -137,7 +140,8 @@ final class BulkSender extends AbstractBehavior<BulkSender.Command> {
       int length = (int) Math.min(NodeCopy.CHUNK, head.data().length - sentOfHead);
       long offset = head.offset() + start;
       receiver.tell(
-          new BulkProtocol.Chunk(head.transferId(), offset, head.data(), start, length, credits));
+          new BulkProtocol.Chunk(
+              head.transferId(), offset, head.data(), start, length, credits, head.pooled()));
       inFlight.put(new Key(head.transferId(), offset), new InFlight(System.nanoTime(), length));
       bytesInFlight += length;
       sentOfHead += length;

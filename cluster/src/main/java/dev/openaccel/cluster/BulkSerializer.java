@@ -12,8 +12,9 @@ import org.apache.pekko.serialization.SerializerWithStringManifest;
 
 /**
  * Writes {@link BulkMessage}s as raw bytes: a chunk is its ids, its reply address and its slice,
- * written straight into Artery's buffer without an intermediate array. Internal; bound in {@code
- * reference.conf}.
+ * written straight into Artery's buffer without an intermediate array. Chunks are read into arrays
+ * of the {@link ChunkPool}; a pooled chunk's array goes back to the pool once written. Internal;
+ * bound in {@code reference.conf}.
  */
 public final class BulkSerializer extends SerializerWithStringManifest
     implements ByteBufferSerializer {
@@ -21,10 +22,12 @@ public final class BulkSerializer extends SerializerWithStringManifest
   private static final String CREDIT = "K";
 
   private final ActorRefResolver resolver;
+  private final ExtendedActorSystem system;
 
   /** Pekko's constructor for serializers. */
   public BulkSerializer(ExtendedActorSystem system) {
     this.resolver = ActorRefResolver.get(Adapter.toTyped(system));
+    this.system = system;
   }
 
   @Override
@@ -56,6 +59,9 @@ public final class BulkSerializer extends SerializerWithStringManifest
       byte[] ref = resolver.toSerializationFormat(chunk.replyTo()).getBytes(StandardCharsets.UTF_8);
       buffer.putLong(chunk.transferId()).putLong(chunk.offset()).putInt(ref.length).put(ref);
       buffer.putInt(chunk.length()).put(chunk.data(), chunk.start(), chunk.length());
+      if (chunk.pooled()) {
+        ChunkPool.of(system).give(chunk.data());
+      }
     } else if (o instanceof BulkProtocol.Credit credit) {
       buffer.putLong(credit.transferId()).putLong(credit.offset()).putInt(credit.length());
     } else {
@@ -76,7 +82,7 @@ public final class BulkSerializer extends SerializerWithStringManifest
       case CHUNK -> {
         byte[] ref = new byte[buffer.getInt()];
         buffer.get(ref);
-        byte[] data = new byte[buffer.getInt()];
+        byte[] data = ChunkPool.of(system).take(buffer.getInt());
         buffer.get(data);
         ActorRef<BulkProtocol.Credit> replyTo =
             resolver.resolveActorRef(new String(ref, StandardCharsets.UTF_8));

@@ -77,7 +77,7 @@ public final class ClusterAccelerator implements Extension {
     Membership membership = new Membership(Cluster.get(system), self);
     Bulk bulk = new Bulk(system, settings, membership);
     // Copies to or from another node need that node's port: looked up when the copy runs.
-    this.local = new LocalNode(accelerator, kernels, self, this::portOf, bulk.inbox());
+    this.local = new LocalNode(accelerator, kernels, self, this::portOf, bulk);
     this.nodes =
         new Nodes(system, new LocalPort(local), local.devices(), timeout, bulk, membership);
     this.waits = new Waits(nodes, self);

@@ -17,7 +17,7 @@ import org.slf4j.LoggerFactory;
  * arrived fails its transfer once nothing at all has arrived from its node for the bulk timeout,
  * with a {@link DeviceExecutionException} naming the node, the transfer and the offset. Chunks that
  * arrive and are never expected (their request failed, or the sender is not a member) are dropped
- * after the same time.
+ * after the same time, their arrays given back to the {@link ChunkPool}.
  *
  * <p>Owns: the slots and the last arrival time per node. Thread-safe: a slot changes only inside
  * the map's atomic {@code compute} for its key.
@@ -37,9 +37,19 @@ final class Inbox {
   private final Map<Key, Slot> slots = new ConcurrentHashMap<>();
   private final Map<String, Long> lastArrival = new ConcurrentHashMap<>();
   private final Duration timeout;
+  private final ChunkPool pool;
 
-  Inbox(Duration timeout) {
+  Inbox(Duration timeout, ChunkPool pool) {
     this.timeout = timeout;
+    this.pool = pool;
+  }
+
+  /**
+   * Gives a chunk's array back to the pool: for whoever {@link #expect} handed it to once it has
+   * been written where it belongs (never for bytes handed on to a caller).
+   */
+  void recycle(byte[] bytes) {
+    pool.give(bytes);
   }
 
   /**
@@ -82,7 +92,9 @@ final class Inbox {
         key,
         (k, slot) -> {
           Slot now = slot == null ? new Slot() : slot;
-          now.bytes.complete(bytes);
+          if (!now.bytes.complete(bytes)) {
+            pool.give(bytes); // the transfer already failed
+          }
           return now.expected ? null : now;
         });
   }
@@ -117,6 +129,7 @@ final class Inbox {
           (k, slot) -> {
             if (!slot.expected && slot.bytes.isDone() && now - slot.created > limit) {
               log.warn("dropping a chunk nobody asked for: {}", k);
+              slot.bytes.thenAccept(pool::give);
               return null;
             }
             long quiet = now - Math.max(slot.announced, lastArrival.getOrDefault(k.node(), 0L));

@@ -39,13 +39,13 @@ final class LocalNode {
       KernelRegistry kernels,
       String node,
       Function<String, NodePort> ports,
-      Inbox inbox) {
+      Bulk bulk) {
     this.accelerator = accelerator;
     this.kernels = kernels;
     this.node = node;
     this.ports = ports;
     this.resources = new Resources(node);
-    this.transfers = new Transfers(this, ports, inbox);
+    this.transfers = new Transfers(this, ports, bulk.inbox(), bulk.pool());
   }
 
   /** Writes, reads and copies whose bytes cross the bulk lane. */

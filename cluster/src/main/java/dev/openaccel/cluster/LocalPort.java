@@ -3,6 +3,7 @@ package dev.openaccel.cluster;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventHandle;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -109,8 +110,23 @@ final class LocalPort implements NodePort {
   }
 
   @Override
-  public CompletionStage<byte[]> fetch(long bufferId, int offset, int length) {
-    return Failures.guard(() -> local.transfers().fetch(bufferId, offset, length));
+  public List<CompletableFuture<byte[]>> fetch(long bufferId, int offset, int length) {
+    List<CompletableFuture<byte[]>> chunks = new ArrayList<>();
+    for (int i = 0; i < NodeCopy.chunks(length); i++) {
+      chunks.add(new CompletableFuture<>());
+    }
+    Failures.guard(() -> local.transfers().fetch(bufferId, offset, length))
+        .whenComplete(
+            (read, failure) -> {
+              for (int i = 0; i < chunks.size(); i++) {
+                if (failure == null) {
+                  chunks.get(i).complete(read.get(i));
+                } else {
+                  chunks.get(i).completeExceptionally(Failures.unwrap(failure));
+                }
+              }
+            });
+    return chunks;
   }
 
   /** Unused by copies (a push stores on another node); writes on the owner's transfer stream. */

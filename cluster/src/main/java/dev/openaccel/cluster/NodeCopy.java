@@ -16,20 +16,33 @@ import java.util.function.Function;
  * for what the stream records next, when the bytes are in the destination. The other node serves
  * its side on a transfer stream of its own; order it against its other work with events. Bytes
  * cross the wire on the bulk lane ({@link Bulk}) in chunks of {@link #CHUNK} bytes, well below
- * Artery's default maximum frame size for large messages. A pull keeps at most {@link #PULL_AHEAD}
- * chunk requests outstanding, so the owner reads only what is about to be sent.
+ * Artery's default maximum frame size for large messages. A pull asks for {@link #BATCH} chunks per
+ * request and keeps at most {@link #PULL_AHEAD} requests outstanding, so the owner reads only what
+ * is about to be sent.
  */
 final class NodeCopy {
   /**
-   * Bytes per message: 256 KiB. Larger chunks would cost fewer messages per byte, but the receiver
-   * allocates an array per chunk, and G1 treats an array of half a region or more as humongous
-   * (regions are 1 MiB for heaps up to 2-4 GiB): 1 MiB chunks took two regions each, and the bulk
-   * tests ran out of a 3 GiB heap that 256 KiB chunks fit in.
+   * Bytes per message: 256 KiB. Larger chunks would cost fewer messages per byte, but every chunk
+   * array the {@link ChunkPool} does not have at hand is a new one, and G1 treats an array of half
+   * a region or more as humongous (regions are 1 MiB for heaps up to 2-4 GiB): 1 MiB chunks, when
+   * each was a new array, took two regions each, and the bulk tests ran out of a 3 GiB heap that
+   * 256 KiB chunks fit in.
    */
   static final int CHUNK = 256 * 1024;
 
-  /** Chunk requests one pull keeps outstanding. */
-  static final int PULL_AHEAD = 8;
+  /**
+   * Chunks one pull asks for in one request (read by one kernel on the owner), and chunks one
+   * copy-in kernel writes: 2 MiB.
+   */
+  static final int BATCH = 8;
+
+  /** Requests one pull keeps outstanding, so at most 4 MiB are read ahead of the copy-in. */
+  static final int PULL_AHEAD = 2;
+
+  /** The chunks {@code length} bytes take, at least one. */
+  static int chunks(long length) {
+    return (int) Math.max(1, (length + CHUNK - 1) / CHUNK);
+  }
 
   private final LocalNode local;
   private final Transfers transfers;
@@ -94,50 +107,54 @@ final class NodeCopy {
   }
 
   /**
-   * Requests the chunks when the stream gets here, {@link #PULL_AHEAD} at a time, and writes each
-   * in as it comes. A failed request fails the chunks not yet requested with it.
+   * Requests the chunks when the stream gets here, {@link #BATCH} per request and {@link
+   * #PULL_AHEAD} requests ahead, and writes each batch in as it comes. A failed request fails the
+   * chunks not yet requested after it.
    */
   private void pull(RemoteBuffer src, DeviceBuffer target) {
     NodePort source = ports.apply(src.node());
     List<CompletableFuture<byte[]>> chunks = new ArrayList<>();
-    for (long offset = 0; offset < src.size(); offset += CHUNK) {
+    for (int i = 0; i < chunks(src.size()); i++) {
       chunks.add(new CompletableFuture<>());
     }
+    int batches = (chunks.size() + BATCH - 1) / BATCH;
     stream.launch(
         "copy-fetch",
         () -> {
-          for (int i = 0; i < Math.min(PULL_AHEAD, chunks.size()); i++) {
-            request(source, src, chunks, i);
+          for (int b = 0; b < Math.min(PULL_AHEAD, batches); b++) {
+            request(source, src, chunks, b);
           }
         });
-    for (int i = 0; i < chunks.size(); i++) {
-      transfers.copyIn(stream, target, (long) i * CHUNK, chunks.get(i));
-    }
+    transfers.copyIn(stream, target, 0, chunks, true);
   }
 
   private static void request(
-      NodePort source, RemoteBuffer src, List<CompletableFuture<byte[]>> chunks, int i) {
-    int offset = i * CHUNK;
-    CompletableFuture<byte[]> chunk = chunks.get(i);
-    relay(source.fetch(src.bufferId(), offset, chunk(offset, src.size())), chunk);
-    chunk.whenComplete(
-        (bytes, failure) -> {
-          int next = i + PULL_AHEAD;
-          if (next >= chunks.size()) {
-            return;
-          }
-          if (failure == null) {
-            request(source, src, chunks, next);
-          } else {
-            for (int j = next; j < chunks.size(); j += PULL_AHEAD) {
-              chunks.get(j).completeExceptionally(failure);
-            }
-          }
-        });
-  }
-
-  private static int chunk(int offset, long size) {
-    return (int) Math.min(CHUNK, size - offset);
+      NodePort source, RemoteBuffer src, List<CompletableFuture<byte[]>> chunks, int batch) {
+    int first = batch * BATCH;
+    int last = Math.min(first + BATCH, chunks.size());
+    int offset = first * CHUNK;
+    int length = (int) Math.min((long) (last - first) * CHUNK, src.size() - offset);
+    List<CompletableFuture<byte[]>> got = source.fetch(src.bufferId(), offset, length);
+    for (int i = first; i < last; i++) {
+      relay(got.get(i - first), chunks.get(i));
+    }
+    CompletableFuture.allOf(chunks.subList(first, last).toArray(CompletableFuture[]::new))
+        .whenComplete(
+            (all, failure) -> {
+              int next = batch + PULL_AHEAD;
+              if (next * BATCH >= chunks.size()) {
+                return;
+              }
+              if (failure == null) {
+                request(source, src, chunks, next);
+              } else {
+                for (int j = next * BATCH; j < chunks.size(); j++) {
+                  if ((j / BATCH - batch) % PULL_AHEAD == 0) {
+                    chunks.get(j).completeExceptionally(Failures.unwrap(failure));
+                  }
+                }
+              }
+            });
   }
 
   private static <T> void relay(CompletionStage<T> from, CompletableFuture<? super T> to) {

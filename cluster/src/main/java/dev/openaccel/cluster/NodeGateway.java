@@ -216,14 +216,20 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
     local.transfers().copy(m.device(), m.streamId(), m.src(), m.dst());
   }
 
+  /** Sends the chunks (pooled arrays, handed over) on the bulk lane, then answers on this one. */
   private void onFetch(GatewayProtocol.Fetch m, String from) {
-    sendBytes(
+    Replies.answerLater(
         m.requestId(),
         m.replyTo(),
-        from,
-        m.transferId(),
-        m.offset(),
-        () -> local.transfers().fetch(m.bufferId(), m.offset(), m.length()));
+        () -> local.transfers().fetch(m.bufferId(), m.offset(), m.length()),
+        chunks -> {
+          for (int i = 0; i < chunks.size(); i++) {
+            byte[] chunk = chunks.get(i);
+            long at = m.offset() + (long) i * NodeCopy.CHUNK;
+            bulk.send(from, m.transferId(), at, chunk, chunk.length == NodeCopy.CHUNK);
+          }
+          return new GatewayProtocol.Done(m.requestId());
+        });
   }
 
   private void onStore(GatewayProtocol.Store m, String from) {
@@ -246,7 +252,7 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
         replyTo,
         read,
         bytes -> {
-          bulk.send(to, transferId, offset, bytes);
+          bulk.send(to, transferId, offset, bytes, false);
           return new GatewayProtocol.Done(requestId);
         });
   }

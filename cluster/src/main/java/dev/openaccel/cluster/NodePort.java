@@ -3,6 +3,7 @@ package dev.openaccel.cluster;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.EventHandle;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
@@ -53,12 +54,17 @@ interface NodePort {
   /** Writes all of {@code bytes} into the buffer from offset 0, in stream order. */
   void write(Device device, long streamId, long bufferId, byte[] bytes);
 
+  /** At most {@link NodeCopy#CHUNK} bytes of a buffer, read in stream order. */
   CompletionStage<byte[]> read(Device device, long streamId, long bufferId, int offset, int length);
 
   void copy(Device device, long streamId, RemoteBuffer src, RemoteBuffer dst);
 
-  /** At most {@link NodeCopy#CHUNK} bytes of a buffer, read on the owner's transfer stream. */
-  CompletionStage<byte[]> fetch(long bufferId, int offset, int length);
+  /**
+   * The bytes {@code [offset, offset + length)} of a buffer, read on the owner's transfer stream in
+   * one request: one stage per chunk of {@link NodeCopy#CHUNK} bytes, each completing as its chunk
+   * arrives, with an array of the {@link ChunkPool} for a whole chunk (passed to the caller).
+   */
+  List<CompletableFuture<byte[]>> fetch(long bufferId, int offset, int length);
 
   /** All of a buffer's bytes, written on the owner's transfer stream. */
   CompletionStage<Void> store(long bufferId, byte[] bytes);

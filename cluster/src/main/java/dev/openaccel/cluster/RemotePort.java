@@ -4,6 +4,7 @@ import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.EventHandle;
 import java.time.Duration;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -128,17 +129,19 @@ final class RemotePort implements NodePort {
     tell(
         (id, replyTo) ->
             new GatewayProtocol.Write(device, streamId, bufferId, transfer, bytes.length, replyTo));
-    bulk.send(node, transfer, 0, bytes);
+    bulk.send(node, transfer, 0, bytes, false);
   }
 
   @Override
   public CompletionStage<byte[]> read(
       Device device, long streamId, long bufferId, int offset, int length) {
     return pull(
-        offset,
-        (transfer, id, replyTo) ->
-            new GatewayProtocol.Read(
-                id, device, streamId, bufferId, offset, length, transfer, replyTo));
+            offset,
+            length,
+            (transfer, id, replyTo) ->
+                new GatewayProtocol.Read(
+                    id, device, streamId, bufferId, offset, length, transfer, replyTo))
+        .get(0);
   }
 
   @Override
@@ -147,9 +150,10 @@ final class RemotePort implements NodePort {
   }
 
   @Override
-  public CompletionStage<byte[]> fetch(long bufferId, int offset, int length) {
+  public List<CompletableFuture<byte[]>> fetch(long bufferId, int offset, int length) {
     return pull(
         offset,
+        length,
         (transfer, id, replyTo) ->
             new GatewayProtocol.Fetch(id, bufferId, offset, length, transfer, replyTo));
   }
@@ -162,7 +166,7 @@ final class RemotePort implements NodePort {
             (id, replyTo) ->
                 new GatewayProtocol.Store(id, bufferId, transfer, bytes.length, replyTo),
             reply -> null);
-    bulk.send(node, transfer, 0, bytes);
+    bulk.send(node, transfer, 0, bytes, false);
     return stored;
   }
 
@@ -173,20 +177,28 @@ final class RemotePort implements NodePort {
         long transferId, long requestId, ActorRef<GatewayProtocol.Reply> replyTo);
   }
 
-  private CompletionStage<byte[]> pull(long offset, PullRequest request) {
+  /** The chunks of {@code [offset, offset + length)}, at least one, as the owner sends them. */
+  private List<CompletableFuture<byte[]>> pull(long offset, int length, PullRequest request) {
     long transfer = bulk.pullId();
-    Inbox.Key key = new Inbox.Key(node, transfer, offset);
-    CompletableFuture<byte[]> bytes = bulk.inbox().expect(key, false);
+    List<Inbox.Key> keys = new ArrayList<>();
+    List<CompletableFuture<byte[]>> chunks = new ArrayList<>();
+    for (int i = 0; i < NodeCopy.chunks(length); i++) {
+      Inbox.Key key = new Inbox.Key(node, transfer, offset + (long) i * NodeCopy.CHUNK);
+      keys.add(key);
+      chunks.add(bulk.inbox().expect(key, false));
+    }
     ask((id, replyTo) -> request.build(transfer, id, replyTo), reply -> null)
         .whenComplete(
             (sent, failure) -> {
-              if (failure == null) {
-                bulk.inbox().announce(key);
-              } else {
-                bulk.inbox().fail(key, failure);
+              for (Inbox.Key key : keys) {
+                if (failure == null) {
+                  bulk.inbox().announce(key);
+                } else {
+                  bulk.inbox().fail(key, failure);
+                }
               }
             });
-    return bytes;
+    return chunks;
   }
 
   @Override

@@ -4,6 +4,8 @@ import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.Stream;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -23,12 +25,14 @@ final class Transfers {
   private final LocalNode local;
   private final Function<String, NodePort> ports;
   private final Inbox inbox;
+  private final ChunkPool pool;
   private final Map<Device, Stream> transferStreams = new ConcurrentHashMap<>();
 
-  Transfers(LocalNode local, Function<String, NodePort> ports, Inbox inbox) {
+  Transfers(LocalNode local, Function<String, NodePort> ports, Inbox inbox, ChunkPool pool) {
     this.local = local;
     this.ports = ports;
     this.inbox = inbox;
+    this.pool = pool;
   }
 
   /**
@@ -54,12 +58,28 @@ final class Transfers {
     return readOn(stream, local.buffer(bufferId, stream), offset, length);
   }
 
-  /** Reads on the buffer's transfer stream: ordered only by the events the requester waited on. */
-  CompletionStage<byte[]> fetch(long bufferId, int offset, int length) {
+  /**
+   * Reads {@code length} bytes from {@code offset} on the buffer's transfer stream (ordered only by
+   * the events the requester waited on) into chunks of {@link NodeCopy#CHUNK} bytes, whole ones in
+   * arrays of the {@link ChunkPool} that pass to the caller.
+   */
+  CompletionStage<List<byte[]>> fetch(long bufferId, int offset, int length) {
     DeviceBuffer buffer = local.buffer(bufferId);
     Stream stream = transferStream(buffer.device());
     buffer.recordStream(stream);
-    return readOn(stream, buffer, offset, length);
+    int count = NodeCopy.chunks(length);
+    List<byte[]> chunks = new ArrayList<>(count);
+    stream.launch(
+        "fetch",
+        context -> {
+          for (int i = 0; i < count; i++) {
+            byte[] chunk = pool.take(Math.min(NodeCopy.CHUNK, length - i * NodeCopy.CHUNK));
+            context.buffer(0).get(offset + i * NodeCopy.CHUNK, chunk);
+            chunks.add(chunk);
+          }
+        },
+        buffer);
+    return whenReached(stream, chunks);
   }
 
   /** Writes bulk transfer {@code transferId} of {@code from} on the buffer's transfer stream. */
@@ -76,7 +96,7 @@ final class Transfers {
     DeviceBuffer buffer = local.buffer(bufferId);
     Stream stream = transferStream(buffer.device());
     buffer.recordStream(stream);
-    copyIn(stream, buffer, 0, bytes);
+    copyIn(stream, buffer, 0, List.of(bytes), false);
     return whenReached(stream, null);
   }
 
@@ -91,27 +111,52 @@ final class Transfers {
 
   /**
    * Writes the chunks of a bulk transfer into {@code buffer} in stream order: the stream waits for
-   * each chunk, then puts it. A lost chunk fails the wait, so the stream's next sync reports it.
+   * them, then puts them. A lost chunk fails the wait, so the stream's next sync reports it.
    */
   void copyIn(Stream stream, DeviceBuffer buffer, String from, long transferId, long length) {
+    List<CompletableFuture<byte[]>> chunks = new ArrayList<>();
     for (long offset = 0; offset < length; offset += NodeCopy.CHUNK) {
-      CompletableFuture<byte[]> chunk = inbox.expect(new Inbox.Key(from, transferId, offset), true);
-      copyIn(stream, buffer, offset, chunk);
+      chunks.add(inbox.expect(new Inbox.Key(from, transferId, offset), true));
     }
+    copyIn(stream, buffer, 0, chunks, true);
   }
 
-  /** The stream waits for {@code chunk}, then puts it at {@code offset} of {@code buffer}. */
-  void copyIn(Stream stream, DeviceBuffer buffer, long offset, CompletableFuture<byte[]> chunk) {
-    local.blockOn(stream, chunk);
-    stream.launch(
-        "copy-in",
-        context -> {
-          // A failed chunk already failed the wait above, which reports it downstream.
-          if (!chunk.isCompletedExceptionally()) {
-            context.buffer(0).put((int) offset, chunk.join());
-          }
-        },
-        buffer);
+  /**
+   * The stream waits for {@code chunks}, then puts them one after the other from {@code offset} of
+   * {@code buffer} (each but the last {@link NodeCopy#CHUNK} bytes long), {@link NodeCopy#BATCH} at
+   * a time: one wait and one kernel per batch. {@code pooled} chunks (those that came from the
+   * {@link Inbox}) then go back to the {@link ChunkPool}.
+   */
+  void copyIn(
+      Stream stream,
+      DeviceBuffer buffer,
+      long offset,
+      List<CompletableFuture<byte[]>> chunks,
+      boolean pooled) {
+    for (int first = 0; first < chunks.size(); first += NodeCopy.BATCH) {
+      List<CompletableFuture<byte[]>> batch =
+          chunks.subList(first, Math.min(first + NodeCopy.BATCH, chunks.size()));
+      long at = offset + (long) first * NodeCopy.CHUNK;
+      local.blockOn(stream, CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)));
+      stream.launch(
+          "copy-in",
+          context -> {
+            for (int i = 0; i < batch.size(); i++) {
+              // A failed chunk already failed the wait above, which reports it downstream.
+              if (!batch.get(i).isCompletedExceptionally()) {
+                byte[] bytes = batch.get(i).join();
+                try {
+                  context.buffer(0).put((int) (at + (long) i * NodeCopy.CHUNK), bytes);
+                } finally {
+                  if (pooled) {
+                    inbox.recycle(bytes);
+                  }
+                }
+              }
+            }
+          },
+          buffer);
+    }
   }
 
   CompletionStage<byte[]> readOn(Stream stream, DeviceBuffer buffer, int offset, int length) {
