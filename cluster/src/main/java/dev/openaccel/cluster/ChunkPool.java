@@ -22,7 +22,7 @@ import org.apache.pekko.actor.typed.javadsl.Adapter;
  *
  * <p>Owns: the free arrays, at most the bulk window's worth ({@code
  * openaccel.cluster.bulk.window}), so an idle node keeps at most that much. Thread-safe (a bounded
- * lock-free queue).
+ * concurrent queue).
  */
 final class ChunkPool implements Extension {
   private final ArrayBlockingQueue<byte[]> free;
