@@ -146,7 +146,7 @@ final class LocalNode {
     String event = "event " + handle.eventId() + " of node " + handle.node();
     try {
       CompletionStage<Void> pinned = ports.apply(handle.node()).awaitPin(pinner, pinId);
-      blockOn(stream, Failures.naming(pinned, event));
+      stream.waitFor(Failures.naming(pinned, event));
     } catch (RuntimeException misuse) {
       failOn(stream, "wait for " + event, misuse);
     }
@@ -193,10 +193,6 @@ final class LocalNode {
       return;
     }
     stream.launch("write", context -> context.buffer(0).put(0, bytes), buffer);
-  }
-
-  void blockOn(Stream stream, CompletionStage<?> signal) {
-    AcceleratorCore.get(accelerator.system()).router(stream.deviceType()).blockOn(stream, signal);
   }
 
   /** The live interprocess event behind {@code handle}, as a local view. */

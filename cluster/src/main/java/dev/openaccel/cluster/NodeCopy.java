@@ -103,7 +103,7 @@ final class NodeCopy {
           }
         },
         source);
-    local.blockOn(stream, Failures.naming(stored, "copy to " + dst));
+    stream.waitFor(Failures.naming(stored, "copy to " + dst));
   }
 
   /**

@@ -139,7 +139,7 @@ final class RemoteEvent implements Event {
   public void block(Stream stream) {
     EventChecks.checkBlockable(this, stream);
     checkOpen("block");
-    CompletionStage<Void> pinned = waits.localStreamWaits(accelerator, stream, handle);
+    CompletionStage<Void> pinned = waits.localStreamWaits(stream, handle);
     if (!DeviceThread.isCurrent()) {
       Blocking.await(pinned, "Event.block(stream)", "RemoteStream.waitEventAsync(handle)");
     }

@@ -137,7 +137,7 @@ final class Transfers {
       List<CompletableFuture<byte[]>> batch =
           chunks.subList(first, Math.min(first + NodeCopy.BATCH, chunks.size()));
       long at = offset + (long) first * NodeCopy.CHUNK;
-      local.blockOn(stream, CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)));
+      stream.waitFor(CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)));
       stream.launch(
           "copy-in",
           context -> {

@@ -1,10 +1,8 @@
 package dev.openaccel.cluster;
 
-import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
@@ -44,8 +42,7 @@ final class Waits {
   }
 
   /** Like {@link #streamWaits} for a stream of this node. */
-  CompletionStage<Void> localStreamWaits(
-      Accelerator accelerator, Stream stream, EventHandle handle) {
+  CompletionStage<Void> localStreamWaits(Stream stream, EventHandle handle) {
     long pinId = pinIds.incrementAndGet();
     CompletionStage<Void> pinned = pin(handle, pinId, self);
     String event = "event " + handle.eventId() + " of node " + handle.node();
@@ -55,9 +52,7 @@ final class Waits {
     } catch (RuntimeException e) {
       done = CompletableFuture.failedStage(e);
     }
-    AcceleratorCore.get(accelerator.system())
-        .router(stream.deviceType())
-        .blockOn(stream, Failures.naming(done, event));
+    stream.waitFor(Failures.naming(done, event));
     return pinned;
   }
 

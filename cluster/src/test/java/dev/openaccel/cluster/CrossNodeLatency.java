@@ -4,7 +4,6 @@ import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
@@ -141,7 +140,7 @@ public final class CrossNodeLatency {
     long[] started = new long[1];
     for (int i = -warmup; i < samples; i++) {
       CompletableFuture<Void> gate = new CompletableFuture<>();
-      AcceleratorCore.get(a.system()).router(onA.deviceType()).blockOn(onA, gate);
+      onA.waitFor(gate);
       event.record(onA);
       opened.block(onB);
       CountDownLatch ran = new CountDownLatch(1);

@@ -10,7 +10,6 @@ import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -56,7 +55,7 @@ class NodeFailureTest {
       // blocks, so the node can stop at once.
       Accelerator two = cluster.node(2).accelerator();
       Stream parked = two.stream(onLost.device().device(), onLost.id());
-      AcceleratorCore.get(two.system()).router(parked.deviceType()).blockOn(parked, never);
+      parked.waitFor(never);
       EventHandle handle = onLost.recordEvent();
       remoteSync = onLost.synchronizeAsync().toCompletableFuture();
 
