@@ -7,6 +7,7 @@ import dev.openaccel.runtime.spi.CurrentContext;
 import dev.openaccel.runtime.spi.LaunchModel;
 import dev.openaccel.runtime.trace.TraceEvent;
 import dev.openaccel.runtime.trace.Tracer;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
@@ -46,7 +47,16 @@ final class Kernels {
   }
 
   /** The outcome of one kernel: its value, or its failure. */
-  record Outcome(Object value, DeviceExecutionException failure) {}
+  record Outcome(Object value, DeviceExecutionException failure) {
+    /** Completes {@code result} with this outcome. */
+    void complete(CompletableFuture<Object> result) {
+      if (failure == null) {
+        result.complete(value);
+      } else {
+        result.completeExceptionally(failure);
+      }
+    }
+  }
 
   /** Runs one kernel with its launch delay, clean context and trace hooks. */
   Outcome run(String name, WorkItem.Body body) {

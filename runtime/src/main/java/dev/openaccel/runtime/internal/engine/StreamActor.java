@@ -38,10 +38,9 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   private record DeviceEnded(InFlight.Ended ended) implements Command {}
 
   /**
-   * How long a stream waits for its next item after reaching a timing event's record: the work
-   * being timed is usually enqueued right after the record, and a wake-up in between would be
-   * measured. Other records, and idle streams in general, do not wait (a waiting device thread
-   * holds a core).
+   * How long a stream waits for its next item after a timing event's record: the work being timed
+   * usually follows at once, and a wake-up in between would be measured. Other records, and idle
+   * streams in general, do not wait (a waiting device thread holds a core).
    */
   private static final long TIMING_LINGER_NANOS = 5_000;
 
@@ -67,6 +66,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   // The context is not thread-safe; callbacks on other threads tell this instead.
   private final ActorRef<Command> self;
   private final StreamHandle handle;
+  private final StreamQueue items; // this actor is its consumer
   private final StreamProgress progress;
   private final int batch;
   private final Kernels kernels;
@@ -81,6 +81,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
     super(context);
     this.self = context.getSelf();
     this.handle = handle;
+    this.items = handle.queue();
     this.progress = handle.progress();
     this.batch = handle.batch();
     ActorEngine engine = handle.engine();
@@ -160,11 +161,9 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   /**
-   * Runs items in batches of {@code batch}; after each batch it yields the thread if another actor
-   * of the device waits for one (rescheduling costs a hand-off through the dispatcher, which wakes
-   * a sibling thread, so a stream alone on its device keeps its thread). Kernels nobody waits for
-   * are counted as completed once per batch; any other item publishes the count, theirs included,
-   * before its own completion can be seen.
+   * Runs items in batches of {@code batch}, yielding the thread after a batch only if another actor
+   * of the device waits for one (a reschedule wakes a sibling thread). Kernels nobody waits for are
+   * counted once per batch; any other item publishes the count before its completion can be seen.
    */
   private void drain() {
     try {
@@ -177,10 +176,10 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
           progress.publish();
           budget = batch;
         }
-        WorkItem item = lingerAfterTiming ? handle.pollWithin(TIMING_LINGER_NANOS) : handle.poll();
+        WorkItem item = lingerAfterTiming ? items.pollWithin(TIMING_LINGER_NANOS) : items.poll();
         lingerAfterTiming = false;
         if (item == null) {
-          if (handle.idleOrContinue()) {
+          if (items.idleOrContinue()) {
             continue;
           }
           return;
@@ -221,11 +220,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
     }
     kernels.leave(); // the result's callbacks run in the thread's own context
     progress.itemCompleted(); // before the caller's stage completes, so query() agrees with it
-    if (outcome.failure() == null) {
-      kernel.result().complete(outcome.value());
-    } else {
-      kernel.result().completeExceptionally(outcome.failure());
-    }
+    outcome.complete(kernel.result());
   }
 
   boolean runDevice(WorkItem.DeviceCommand command) {
@@ -283,11 +278,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   private void settleSync(WorkItem.Sync sync) {
     DeviceExecutionException failure = progress.report();
     progress.itemCompleted();
-    if (failure == null) {
-      sync.done().complete(null);
-    } else {
-      sync.done().completeExceptionally(failure);
-    }
+    sync.settle(failure);
   }
 
   /** A failed generation this stream waited on becomes its failure, reported where it next does. */

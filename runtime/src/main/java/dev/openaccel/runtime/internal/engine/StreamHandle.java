@@ -15,38 +15,29 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.typed.ActorRef;
-import org.jctools.queues.atomic.unpadded.MpscUnboundedAtomicUnpaddedArrayQueue;
 
 /**
  * The producer side of a stream: the public {@link Stream}'s operations, the queue every enqueue
  * goes through, and the wake-up hand-off to the stream's {@link StreamActor}. Internal.
  *
- * <p>Ordering point: every enqueue onto the stream, from any thread, is one {@code offer} onto
- * {@link #queue}, a linearizable multi-producer queue (JCTools' chunked MPSC array queue: one
- * atomic step per offer, no node per item); the actor runs items in queue order. Pekko's mailbox
- * only carries wake-ups, so per-sender ordering of messages never matters. The queue's producer
- * index is the count of enqueues that {@link #query} compares with the completed count.
+ * <p>Ordering point: every enqueue onto the stream, from any thread, is one offer onto its {@link
+ * StreamQueue}; the actor runs items in queue order. Pekko's mailbox only carries wake-ups, so
+ * per-sender ordering of messages never matters. The queue's count of enqueues is what {@link
+ * #query} compares with the completed count.
  *
- * <p>Owns: the queue's producer side (producers), {@code scheduled} (the hand-off flag: true while
- * the actor has a wake-up pending or is draining, so producers send at most one wake-up), {@code
- * actor} and {@code terminated} (set under this object's monitor). The queue has one consumer at a
- * time: the actor, or the terminating call once the actor is gone. Progress is in {@link
- * StreamProgress}.
+ * <p>Owns: {@code actor} and {@code terminated} (set under this object's monitor) and {@code
+ * hostOnly} (written once by the actor). The queue has one consumer at a time: the actor, or the
+ * terminating call once the actor is gone. Progress is in {@link StreamProgress}.
  */
 final class StreamHandle implements Stream.Ops {
   private static final CompletionStage<Void> IDLE = CompletableFuture.completedStage(null);
-  // Items per array of the queue: an idle stream holds one; a busy one allocates one per this many.
-  private static final int QUEUE_CHUNK = 32;
 
   private final ActorEngine engine;
   private final Stream stream;
   private final ActorRef<DeviceActor.Command> device;
   private final int batch;
-  private final MpscUnboundedAtomicUnpaddedArrayQueue<WorkItem> queue =
-      new MpscUnboundedAtomicUnpaddedArrayQueue<>(QUEUE_CHUNK);
-  private final AtomicBoolean scheduled = new AtomicBoolean();
+  private final StreamQueue queue = new StreamQueue();
   private final StreamProgress progress = new StreamProgress();
   private volatile ActorRef<StreamActor.Command> actor;
   private volatile DeviceExecutionException terminated;
@@ -85,6 +76,11 @@ final class StreamHandle implements Stream.Ops {
     return progress;
   }
 
+  /** The queue; its consumer side is the actor's (or, once it is gone, the terminating call's). */
+  StreamQueue queue() {
+    return queue;
+  }
+
   int batch() {
     return batch;
   }
@@ -96,7 +92,7 @@ final class StreamHandle implements Stream.Ops {
 
   @Override
   public boolean query() {
-    long target = queue.currentProducerIndex(); // counts every offer, from its start
+    long target = queue.enqueued(); // read first: completed then covers at least these
     return progress.completed() >= target;
   }
 
@@ -141,10 +137,12 @@ final class StreamHandle implements Stream.Ops {
     return isSettled() ? IDLE : syncMarker();
   }
 
-  /** Enqueues a marker that completes when the stream reaches it, reporting unreported failures. */
+  /**
+   * A marker the stream completes when it reaches it: failed with what is unreported, or its stop.
+   */
   CompletableFuture<Void> syncMarker() {
     CompletableFuture<Void> done = new CompletableFuture<>();
-    enqueue(new WorkItem.Sync(done));
+    enqueueOrSettle(new WorkItem.Sync(done));
     return done;
   }
 
@@ -244,9 +242,7 @@ final class StreamHandle implements Stream.Ops {
       item.reject(stopped);
       throw new IllegalStateException(stopped.getMessage(), stopped);
     }
-    queue.offer(item); // counted from the start of the offer, so completed never passes it
-    // Read before the CAS: while the actor drains, the flag is set and most enqueues stop here.
-    if (!scheduled.get() && scheduled.compareAndSet(false, true)) {
+    if (queue.offer(item)) {
       wake();
     }
     if (terminated != null) {
@@ -255,8 +251,9 @@ final class StreamHandle implements Stream.Ops {
   }
 
   /**
-   * Wakes the actor; the caller has just set {@code scheduled}. Until the actor exists nobody else
-   * can have set it (only the actor clears it), so a missing actor means this is the first enqueue.
+   * Wakes the actor; the caller has just set the queue's wake-up flag. Until the actor exists
+   * nobody else can have set it (only the actor clears it), so a missing actor means the first
+   * enqueue.
    */
   private void wake() {
     ActorRef<StreamActor.Command> ref = actor;
@@ -279,32 +276,6 @@ final class StreamHandle implements Stream.Ops {
     }
     actor = ref;
     return true;
-  }
-
-  WorkItem poll() {
-    return queue.poll();
-  }
-
-  /** Polls, waiting up to {@code nanos} for an item to arrive. */
-  WorkItem pollWithin(long nanos) {
-    WorkItem item = queue.poll();
-    long until = System.nanoTime() + nanos;
-    while (item == null && System.nanoTime() < until) {
-      Thread.onSpinWait();
-      item = queue.poll();
-    }
-    return item;
-  }
-
-  /**
-   * Called by the actor with an empty queue: clears the wake-up flag, then keeps draining only if a
-   * producer slipped an item in meanwhile without sending a wake-up.
-   *
-   * @return true if the actor should keep draining
-   */
-  boolean idleOrContinue() {
-    scheduled.set(false);
-    return !queue.isEmpty() && scheduled.compareAndSet(false, true);
   }
 
   // ---- termination: the consumer role passes to the terminating call ----

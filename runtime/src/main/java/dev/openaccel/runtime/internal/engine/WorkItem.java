@@ -103,6 +103,15 @@ sealed interface WorkItem
       return actor.runSync(this);
     }
 
+    /** Completes {@code done}: normally if {@code failure} is null, else with it. */
+    void settle(DeviceExecutionException failure) {
+      if (failure == null) {
+        done.complete(null);
+      } else {
+        done.completeExceptionally(failure);
+      }
+    }
+
     @Override
     public void reject(DeviceExecutionException failure) {
       done.completeExceptionally(failure);
