@@ -88,7 +88,7 @@ final class EngineEvent implements BackendEvent {
    */
   Generation toWaitFor() {
     Generation current = latest;
-    if (current == null || current == AT_ONCE || (current.isDone() && current.failure() == null)) {
+    if (current == null || current == AT_ONCE || current.succeeded()) {
       return null;
     }
     return current;

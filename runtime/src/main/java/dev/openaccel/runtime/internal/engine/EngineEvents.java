@@ -91,8 +91,7 @@ final class EngineEvents {
     if (latest == null) {
       return;
     }
-    // A completed record without failure leaves nothing to wait for.
-    if (!latest.isDone() || latest.failure() != null) {
+    if (!latest.succeeded()) {
       stream.enqueue(new WorkItem.Wait(latest));
     }
     if (tracer.enabled()) {

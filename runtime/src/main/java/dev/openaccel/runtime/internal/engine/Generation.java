@@ -86,6 +86,11 @@ final class Generation implements WorkItem {
     return done;
   }
 
+  /** Done without failure: a wait for it has nothing to wait for and nothing to report. */
+  boolean succeeded() {
+    return done && failure == null;
+  }
+
   /** The completion timestamp; meaningful only once {@link #isDone()}. */
   long completedAtNanos() {
     return completedAtNanos;
