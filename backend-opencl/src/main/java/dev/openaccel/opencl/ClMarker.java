@@ -94,7 +94,7 @@ final class ClMarker implements Marker {
   /** A barrier that was to report this marker failed: its queue watches the marker itself. */
   void notReported() {
     reporters.decrementAndGet();
-    queue.watchUnreported();
+    queue.flush(); // its end is then reported another way
   }
 
   long seq() {

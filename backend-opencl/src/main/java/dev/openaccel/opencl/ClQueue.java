@@ -42,6 +42,8 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   /** A submitted command not yet known to have ended; {@code marker} for an event record. */
   private record Entry(long seq, ClWork work, Completion done, ClMarker marker) {}
 
+  private static final Runnable NOTHING = () -> {};
+
   private final ClContext context;
   private final long queue;
   private final ClTrace trace;
@@ -119,7 +121,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   @Override
   public Marker mark(Completion done) {
     ClMarker marker;
-    boolean watchNow;
+    Runnable arm;
     synchronized (this) {
       int rc = nclEnqueueMarkerWithWaitList(queue, 0, 0L, MemoryUtil.memAddress(event));
       if (rc != 0) {
@@ -129,14 +131,9 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       long seq = ++submitted;
       marker = new ClMarker(context, event.get(0), this, seq);
       entries.addLast(new Entry(seq, null, done, marker));
-      watchNow = outstanding == 0;
-      if (watchNow) {
-        outstanding++;
-      }
+      arm = armIfIdleLocked(); // with no callback outstanding, the marker gets its own
     }
-    if (watchNow) {
-      watchMarker(marker);
-    }
+    arm.run();
     return marker;
   }
 
@@ -156,15 +153,14 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     }
   }
 
+  /** Thread-safe here, like every method of this queue (a failed barrier's queue calls it). */
   @Override
   public void flush() {
     Runnable arm;
     synchronized (this) {
-      arm = outstanding == 0 ? armLocked() : null;
+      arm = armIfIdleLocked();
     }
-    if (arm != null) {
-      arm.run();
-    }
+    arm.run();
   }
 
   @Override
@@ -213,11 +209,6 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     settle(seq, 0, endNanos, null, false);
   }
 
-  /** A barrier that was to report a marker of this queue failed: report the marker another way. */
-  void watchUnreported() {
-    flush(); // thread-safe here, like every method of this queue
-  }
-
   /**
    * The command {@code seq} ended: completes it and every command before it, then makes sure the
    * commands left will be reported.
@@ -235,7 +226,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       while (!entries.isEmpty() && entries.peekFirst().seq() <= seq) {
         ended.add(entries.pollFirst());
       }
-      arm = outstanding == 0 ? armLocked() : null;
+      arm = armIfIdleLocked();
     }
     for (Entry entry : ended) {
       boolean failed = entry.seq() == seq && status < 0;
@@ -248,20 +239,18 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         entry.done().complete(endNanos);
       }
     }
-    if (arm != null) {
-      arm.run();
-    }
+    arm.run();
   }
 
   /**
-   * With no callback outstanding, decides how the commands left will be reported, by their last one
-   * (its end implies the others'): a marker a barrier reports needs nothing; another marker gets a
-   * callback; other commands a marker behind them. Returns what to run outside the monitor.
+   * If no callback is outstanding, decides how the commands left will be reported, by their last
+   * one (its end implies the others'): a marker a barrier reports needs nothing; another marker
+   * gets a callback; other commands a marker behind them. Returns what to run outside the monitor.
    */
-  private Runnable armLocked() {
+  private Runnable armIfIdleLocked() {
     Entry last = entries.peekLast();
-    if (last == null || (last.marker() != null && last.marker().reported())) {
-      return null;
+    if (outstanding > 0 || last == null || (last.marker() != null && last.marker().reported())) {
+      return NOTHING;
     }
     if (last.marker() == null) {
       return rearmLocked();
@@ -271,10 +260,10 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     return () -> watchMarker(marker);
   }
 
-  /** A marker with a callback behind the commands left, or null if none can be enqueued. */
+  /** A marker with a callback behind the commands left (nothing if none can be enqueued). */
   private Runnable rearmLocked() {
     if (nclEnqueueMarkerWithWaitList(queue, 0, 0L, MemoryUtil.memAddress(rearmEvent)) != 0) {
-      return null;
+      return NOTHING;
     }
     long rearm = ++submitted;
     long handle = rearmEvent.get(0);
@@ -289,9 +278,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       outstanding--;
       arm = rearmLocked();
     }
-    if (arm != null) {
-      arm.run();
-    }
+    arm.run();
   }
 
   private static String what(Entry entry) {
