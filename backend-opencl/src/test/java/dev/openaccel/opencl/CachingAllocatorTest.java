@@ -14,7 +14,6 @@ import dev.openaccel.runtime.Stream;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -113,7 +112,7 @@ class CachingAllocatorTest {
       DeviceBuffer first = accelerator.allocate(device, SIZE);
       owner.copyToDevice(ByteBuffer.wrap(filled((byte) 1, SIZE)), first);
       reader.waitStream(owner);
-      reader.launch("gate", () -> awaitGate(gate));
+      reader.launch("gate", () -> OpenClTestSupport.awaitGate(gate));
       reader.copyToHost(first, seen);
       if (recordStream) {
         first.recordStream(reader);
@@ -135,16 +134,5 @@ class CachingAllocatorTest {
     byte[] bytes = new byte[size];
     Arrays.fill(bytes, value);
     return bytes;
-  }
-
-  private static void awaitGate(CountDownLatch gate) {
-    try {
-      if (!gate.await(10, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("gate not opened within 10 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 }

@@ -115,7 +115,7 @@ class StreamSemanticsTest {
     CountDownLatch gate = new CountDownLatch(1);
     try (DeviceBuffer x = accelerator.allocate(device, 4)) {
       stream(clStream, x);
-      regStream.launch("gate", () -> awaitGate(gate));
+      regStream.launch("gate", () -> OpenClTestSupport.awaitGate(gate));
       Event fromReg = accelerator.newEvent(OpenRegProvider.TYPE, EventOptions.defaults());
       fromReg.record(regStream);
       // Event.block across device types is rejected as in torch; a stream waits on any stage.
@@ -146,7 +146,7 @@ class StreamSemanticsTest {
     CountDownLatch gate = new CountDownLatch(1);
     try (DeviceBuffer x = accelerator.allocate(device, 4)) {
       clStream.copyToDevice(floats(0), x);
-      regStream.launch("gate", () -> awaitGate(gate));
+      regStream.launch("gate", () -> OpenClTestSupport.awaitGate(gate));
       clStream.waitStream(regStream);
       addOne.launch(clStream, LaunchShape.of(1), x);
       later.waitStream(clStream);
@@ -222,16 +222,5 @@ class StreamSemanticsTest {
 
   private static void stream(Stream stream, DeviceBuffer x) {
     stream.copyToDevice(floats(0), x);
-  }
-
-  private static void awaitGate(CountDownLatch gate) {
-    try {
-      if (!gate.await(10, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("gate not opened within 10 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 }
