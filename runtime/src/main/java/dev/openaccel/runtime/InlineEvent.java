@@ -7,6 +7,8 @@ import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.EventChecks;
 import dev.openaccel.runtime.spi.EventFlag;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Optional;
@@ -20,19 +22,41 @@ import org.apache.pekko.actor.typed.ActorRef;
  * OpenRegEvent}) extend it, so events of any class mix freely with each other and with streams of
  * their device type. The contract's argument checks are {@link EventChecks}.
  *
- * <p>Owns: the binding to a device and the backend event handle, both set by the first record under
- * this object's monitor. This class is thread-safe.
+ * <p>Owns: the backend event handle, set once by the first record under this object's monitor (the
+ * event's device is the handle's), and whether the event is closed. This class is thread-safe.
+ *
+ * <p>An event is three fields, 24 bytes with compressed references, because applications keep many
+ * alive: the options and the closed flag share one byte ({@link #state}).
  */
 public class InlineEvent implements Event {
   private static final CompletionStage<Void> NEVER_RECORDED =
       CompletableFuture.completedStage(null);
   private static final long SPIN_NANOS = 5_000;
+  // The bits of state: the three options, then whether the event is closed.
+  private static final int TIMING = 1;
+  private static final int BLOCKING = 2;
+  private static final int INTERPROCESS = 4;
+  private static final int CLOSED = 8;
+  private static final EventOptions[] OPTIONS = new EventOptions[8];
+  private static final VarHandle STATE;
+
+  static {
+    for (int bits = 0; bits < OPTIONS.length; bits++) {
+      OPTIONS[bits] =
+          new EventOptions(
+              (bits & TIMING) != 0, (bits & BLOCKING) != 0, (bits & INTERPROCESS) != 0);
+    }
+    try {
+      STATE = MethodHandles.lookup().findVarHandle(InlineEvent.class, "state", byte.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   private final VirtualGuardImpl backend;
-  private final EventOptions options;
   private volatile BackendEvent event;
-  private volatile Device device;
-  private volatile boolean closed;
+  // The options' bits, fixed at construction, and CLOSED, set once by close() (a compare-and-set).
+  private volatile byte state;
 
   /**
    * An event of {@code accelerator}'s backend for {@code type}; for backend event classes.
@@ -47,15 +71,18 @@ public class InlineEvent implements Event {
 
   private InlineEvent(VirtualGuardImpl backend, EventOptions options) {
     this.backend = Objects.requireNonNull(backend, "backend");
-    this.options = Objects.requireNonNull(options, "options");
-    checkOptions(backend, options);
+    checkOptions(backend, Objects.requireNonNull(options, "options"));
+    this.state =
+        (byte)
+            ((options.enableTiming() ? TIMING : 0)
+                | (options.blocking() ? BLOCKING : 0)
+                | (options.interprocess() ? INTERPROCESS : 0));
   }
 
   /** An opened interprocess event that follows {@code shared}'s records. */
-  private InlineEvent(VirtualGuardImpl backend, BackendEvent shared, Device device) {
+  private InlineEvent(VirtualGuardImpl backend, BackendEvent shared) {
     this(backend, EventOptions.defaults().withInterprocess(true));
     this.event = shared;
-    this.device = device;
   }
 
   /**
@@ -68,8 +95,7 @@ public class InlineEvent implements Event {
 
   /** The event behind {@code handle}, opened in {@code backend}. */
   static InlineEvent open(VirtualGuardImpl backend, EventHandle handle) {
-    BackendEvent shared = backend.openEvent(handle.eventId());
-    return new InlineEvent(backend, shared, Device.of(handle.deviceType(), shared.deviceIndex()));
+    return new InlineEvent(backend, backend.openEvent(handle.eventId()));
   }
 
   private static void checkOptions(VirtualGuardImpl backend, EventOptions options) {
@@ -98,13 +124,16 @@ public class InlineEvent implements Event {
 
   @Override
   public Optional<Device> device() {
-    return Optional.ofNullable(device);
+    BackendEvent created = event;
+    return created == null
+        ? Optional.empty()
+        : Optional.of(Device.of(deviceType(), created.deviceIndex()));
   }
 
   @Override
   public int deviceIndex() {
-    Device bound = device;
-    return bound == null ? -1 : bound.index();
+    BackendEvent created = event;
+    return created == null ? -1 : created.deviceIndex();
   }
 
   @Override
@@ -115,12 +144,12 @@ public class InlineEvent implements Event {
 
   @Override
   public EventOptions options() {
-    return options;
+    return OPTIONS[state & ~CLOSED];
   }
 
   @Override
   public boolean isCreated() {
-    return event != null && !closed;
+    return event != null && !closed();
   }
 
   @Override
@@ -136,19 +165,27 @@ public class InlineEvent implements Event {
   /**
    * Records this event on {@code stream}. A record and its place in the stream are one step for
    * every concurrent caller: a {@link #block} that sees this record waits for exactly it, and a
-   * block that runs before it keeps waiting for the previous one. Thread-safe.
+   * block that runs before it keeps waiting for the previous one. Thread-safe: the first record
+   * creates the backend event under this object's monitor; later records are ordered by the backend
+   * event itself.
    */
   @Override
-  public synchronized void record(Stream stream) {
+  public void record(Stream stream) {
     Objects.requireNonNull(stream, "stream");
     checkOpen("record");
-    Device bound = device;
-    EventChecks.checkRecordable(deviceType(), bound, stream);
-    // The flag follows from the options; not kept in a field, which would cost every event 8 bytes.
-    EventFlag flag = options.enableTiming() ? EventFlag.BACKEND_DEFAULT : EventFlag.PYTORCH_DEFAULT;
-    BackendEvent recorded = backend.record(event, stream, bound == null ? -1 : bound.index(), flag);
-    device = stream.device(); // before the event: a reader that sees the event sees its device
-    event = recorded;
+    BackendEvent created = event;
+    if (created == null) {
+      synchronized (this) {
+        created = event;
+        if (created == null) {
+          EventChecks.checkRecordable(deviceType(), -1, stream);
+          event = backend.record(null, stream, -1, flag());
+          return;
+        }
+      }
+    }
+    EventChecks.checkRecordable(deviceType(), created.deviceIndex(), stream);
+    backend.record(created, stream, created.deviceIndex(), flag());
   }
 
   @Override
@@ -157,6 +194,11 @@ public class InlineEvent implements Event {
     if (event == null) {
       record(stream);
     }
+  }
+
+  // The flag follows from the options; not kept in a field, which would cost every event 8 bytes.
+  private EventFlag flag() {
+    return (state & TIMING) != 0 ? EventFlag.BACKEND_DEFAULT : EventFlag.PYTORCH_DEFAULT;
   }
 
   /**
@@ -228,7 +270,8 @@ public class InlineEvent implements Event {
     }
     other.checkOpen("elapsedTime");
     EventChecks.checkMeasurable(this, other);
-    return backend.elapsedTime(event, other.event, device.index());
+    BackendEvent start = event;
+    return backend.elapsedTime(start, other.event, start.deviceIndex());
   }
 
   @Override
@@ -238,10 +281,10 @@ public class InlineEvent implements Event {
 
   @Override
   public EventHandle handle() {
-    if (!options.interprocess()) {
+    if ((state & INTERPROCESS) == 0) {
       throw new IllegalStateException(
           "not an interprocess event: create it with EventOptions.withInterprocess(true), got "
-              + options);
+              + options());
     }
     checkOpen("handle");
     BackendEvent created = event;
@@ -265,14 +308,17 @@ public class InlineEvent implements Event {
   }
 
   @Override
-  public synchronized void close() {
-    if (closed) {
-      return;
-    }
-    closed = true;
+  public void close() {
+    byte current;
+    do {
+      current = state;
+      if ((current & CLOSED) != 0) {
+        return;
+      }
+    } while (!STATE.compareAndSet(this, current, (byte) (current | CLOSED)));
     BackendEvent created = event;
     if (created != null) {
-      backend.destroyEvent(created, device.index()); // never throws
+      backend.destroyEvent(created, created.deviceIndex()); // never throws
     }
   }
 
@@ -280,7 +326,7 @@ public class InlineEvent implements Event {
    * Non-blocking events spin briefly before parking the host thread, as CUDA's default events do.
    */
   private void spinUnlessBlocking(BackendEvent created) {
-    if (options.blocking() || backend.queryEvent(created)) {
+    if ((state & BLOCKING) != 0 || backend.queryEvent(created)) {
       return; // completed work costs no clock read
     }
     long until = System.nanoTime() + SPIN_NANOS;
@@ -289,8 +335,12 @@ public class InlineEvent implements Event {
     }
   }
 
+  private boolean closed() {
+    return (state & CLOSED) != 0;
+  }
+
   private void checkOpen(String operation) {
-    if (closed) {
+    if (closed()) {
       throw new IllegalStateException("cannot " + operation + " a closed event (" + this + ")");
     }
   }
@@ -305,7 +355,7 @@ public class InlineEvent implements Event {
         + ", event_id="
         + id()
         + ", options="
-        + options
+        + options()
         + ")";
   }
 }

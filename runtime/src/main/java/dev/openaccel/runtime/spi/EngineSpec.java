@@ -23,6 +23,9 @@ import java.util.Set;
  * }</pre>
  */
 public final class EngineSpec {
+  /** The most devices one engine serves (an event keeps its device index in 15 bits). */
+  public static final int MAX_DEVICE_COUNT = 1 << 15;
+
   private final DeviceType type;
   private final int deviceCount;
   private final PriorityRange priorityRange;
@@ -234,8 +237,9 @@ public final class EngineSpec {
      * @throws IllegalArgumentException naming the field and its value if one is out of range
      */
     public EngineSpec build() {
-      if (deviceCount < 0) {
-        throw new IllegalArgumentException("deviceCount must be >= 0, got " + deviceCount);
+      if (deviceCount < 0 || deviceCount > MAX_DEVICE_COUNT) {
+        throw new IllegalArgumentException(
+            "deviceCount must be between 0 and " + MAX_DEVICE_COUNT + ", got " + deviceCount);
       }
       requirePositive("computeUnits", computeUnits);
       requirePositive("streamPoolSize", streamPoolSize);

@@ -17,13 +17,13 @@ public final class EventChecks {
   private EventChecks() {}
 
   /**
-   * Checks that an event of {@code type}, bound to {@code bound} (null until its first record), can
-   * be recorded on {@code stream}.
+   * Checks that an event of {@code type}, bound to device {@code boundIndex} (-1 until its first
+   * record), can be recorded on {@code stream}.
    *
    * @throws IllegalArgumentException containing "does not match recording stream's device type" or
    *     "does not match recording stream's device"
    */
-  public static void checkRecordable(DeviceType type, Device bound, Stream stream) {
+  public static void checkRecordable(DeviceType type, int boundIndex, Stream stream) {
     Objects.requireNonNull(stream, "stream");
     if (!stream.deviceType().equals(type)) {
       throw new IllegalArgumentException(
@@ -33,10 +33,10 @@ public final class EventChecks {
               + stream.deviceType()
               + ".");
     }
-    if (bound != null && !bound.equals(stream.device())) {
+    if (boundIndex != -1 && boundIndex != stream.deviceIndex()) {
       throw new IllegalArgumentException(
           "Event device "
-              + bound
+              + Device.of(type, boundIndex)
               + " does not match recording stream's device "
               + stream.device()
               + ".");

@@ -1,60 +1,66 @@
 package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.spi.BackendEvent;
+import dev.openaccel.runtime.spi.EngineSpec;
 
 /**
  * The engine's backend event: an id, a device, and its latest {@link Generation}. Internal.
  *
  * <p>Owns: the pointer to the latest generation, changed only under this object's monitor by {@link
- * #record}; readers see it through a volatile read. The next generation's number is the latest's
- * plus one, so the event keeps no counter of its own. Because {@code latest} is published only
- * after the record is in its stream's queue, a wait that reads it is always enqueued after that
- * record: a record's generation and its place in its stream are one step, as far as any concurrent
- * wait can see. A record that completed where it was made ({@link StreamHandle#completesAtOnce})
- * keeps no generation: {@code latest} is then {@link #AT_ONCE} and its number and time are in
- * {@code atOnceNumber} and {@code atOnceNanos}, written and read under the monitor. Also whether
- * the event was ever exported, set once by {@code EngineEvents.export}.
+ * #record} (or, before the event is published, by {@link #recordUnlocked}); readers see it through
+ * a volatile read. The next generation's number is the latest's plus one, so the event keeps no
+ * counter of its own. Because {@code latest} is published only after the record is in its stream's
+ * queue, a wait that reads it is always enqueued after that record: a record's generation and its
+ * place in its stream are one step, as far as any concurrent wait can see. A record that completed
+ * where it was made ({@link StreamHandle#completesAtOnce}) keeps no generation: {@code latest} is
+ * then {@link #AT_ONCE} and its number and time are in {@code atOnceNumber} and {@code
+ * atOnceNanos}, written and read under the monitor.
+ *
+ * <p>An event is 40 bytes with compressed references, because applications keep many alive: the id,
+ * the device index and the timing flag share one {@code long} ({@link #key}).
  */
 final class EngineEvent implements BackendEvent {
+  /** The largest device index an event can name (the key's 15 bits). */
+  static final int MAX_DEVICE_INDEX = EngineSpec.MAX_DEVICE_COUNT - 1;
+
+  /** Ids are the key's low 48 bits: unique among live events unless one outlives 2^48 others. */
+  static final long ID_MASK = (1L << 48) - 1;
+
+  private static final int DEVICE_SHIFT = 48;
   // The latest record completed without failure where it was made; see the class comment.
   private static final Generation AT_ONCE = Generation.unnamed("a record completed at once");
 
-  private final long id;
-  private final int deviceIndex;
-  private final boolean timing;
+  // Bits 0-47 the id, 48-62 the device index, 63 whether the event is timing (the key's sign).
+  private final long key;
   private volatile Generation latest;
   private long atOnceNumber; // guarded by this: meaningful while latest is AT_ONCE
   private long atOnceNanos; // guarded by this: meaningful while latest is AT_ONCE
-  // Set once, by the first export: only an exported event has an entry to remove when destroyed.
-  private volatile boolean exported;
 
+  /**
+   * @param id non-zero, at most {@link #ID_MASK}
+   * @param deviceIndex 0 to {@link #MAX_DEVICE_INDEX}
+   */
   EngineEvent(long id, int deviceIndex, boolean timing) {
-    this.id = id;
-    this.deviceIndex = deviceIndex;
-    this.timing = timing;
+    if (id <= 0 || id > ID_MASK || deviceIndex < 0 || deviceIndex > MAX_DEVICE_INDEX) {
+      throw new IllegalArgumentException(
+          "event id " + id + " or device index " + deviceIndex + " out of the key's range");
+    }
+    this.key = id | ((long) deviceIndex << DEVICE_SHIFT) | (timing ? Long.MIN_VALUE : 0);
   }
 
   @Override
   public long id() {
-    return id;
+    return key & ID_MASK;
   }
 
   @Override
   public int deviceIndex() {
-    return deviceIndex;
+    return (int) (key >>> DEVICE_SHIFT) & MAX_DEVICE_INDEX;
   }
 
   /** Whether completions of this event carry timestamps meant for elapsed time. */
   boolean timing() {
-    return timing;
-  }
-
-  boolean exported() {
-    return exported;
-  }
-
-  void markExported() {
-    exported = true;
+    return key < 0;
   }
 
   /**
@@ -106,10 +112,18 @@ final class EngineEvent implements BackendEvent {
    *     as the latest, so later waits and synchronizes report why
    */
   synchronized long record(StreamHandle stream) {
+    return recordUnlocked(stream);
+  }
+
+  /**
+   * Like {@link #record}, without taking the monitor: for the first record of an event no other
+   * thread can see yet.
+   */
+  long recordUnlocked(StreamHandle stream) {
     Generation previous = latest;
     long number =
         previous == null ? 1 : (previous == AT_ONCE ? atOnceNumber : previous.number()) + 1;
-    if (!timing && stream.completesAtOnce()) {
+    if (!timing() && stream.completesAtOnce()) {
       atOnceNumber = number;
       atOnceNanos = System.nanoTime();
       latest = AT_ONCE;
@@ -126,6 +140,6 @@ final class EngineEvent implements BackendEvent {
 
   @Override
   public String toString() {
-    return "EngineEvent(id=" + id + ", device_index=" + deviceIndex + ")";
+    return "EngineEvent(id=" + id() + ", device_index=" + deviceIndex() + ")";
   }
 }

@@ -57,8 +57,15 @@ final class EngineEvents {
     if (flag == EventFlag.BACKEND_DEFAULT) {
       engine.require(Capability.TIMING, "timing events (enable_timing)");
     }
-    EngineEvent event = e == null ? create(stream, flag == EventFlag.BACKEND_DEFAULT) : own(e);
-    long generation = event.record(stream);
+    EngineEvent event;
+    long generation;
+    if (e == null) {
+      event = create(stream, flag == EventFlag.BACKEND_DEFAULT);
+      generation = event.recordUnlocked(stream); // not yet seen by any other thread
+    } else {
+      event = own(e);
+      generation = event.record(stream);
+    }
     if (tracer.enabled()) {
       tracer.publish(
           new TraceEvent.EventRecorded(
@@ -73,12 +80,21 @@ final class EngineEvents {
 
   private EngineEvent create(StreamHandle stream, boolean timing) {
     int device = stream.stream().deviceIndex();
-    EngineEvent event = new EngineEvent(ids.incrementAndGet(), device, timing);
+    EngineEvent event = new EngineEvent(nextId(), device, timing);
     if (tracer.enabled()) {
       tracer.publish(
           new TraceEvent.EventCreated(stream.stream().device(), event.id(), System.nanoTime()));
     }
     return event;
+  }
+
+  /** A non-zero id that fits an event's key; wraps after 2^48 events. */
+  private long nextId() {
+    long id;
+    do {
+      id = ids.incrementAndGet() & EngineEvent.ID_MASK;
+    } while (id == 0);
+    return id;
   }
 
   /** Makes {@code stream} wait for the latest record of {@code e}, if it has one. */
@@ -154,7 +170,7 @@ final class EngineEvents {
   /** Releases {@code e}: it is no longer exported. Never throws. */
   void destroy(BackendEvent e) {
     if (e instanceof EngineEvent event) {
-      if (event.exported()) {
+      if (!exported.isEmpty()) { // most events are never exported: no lookup for them
         exported.remove(event.id(), event);
       }
       if (tracer.enabled()) {
@@ -174,7 +190,6 @@ final class EngineEvents {
 
   EventHandle export(BackendEvent e) {
     EngineEvent event = own(e);
-    event.markExported(); // before the entry: a concurrent destroy that sees it removes it
     exported.put(event.id(), event);
     return new EventHandle(engine.type(), event.deviceIndex(), event.id(), node);
   }
