@@ -22,8 +22,9 @@ import org.apache.pekko.actor.typed.ActorRef;
  * OpenRegEvent}) extend it, so events of any class mix freely with each other and with streams of
  * their device type. The contract's argument checks are {@link EventChecks}.
  *
- * <p>Owns: the backend event handle, set once by the first record under this object's monitor (the
- * event's device is the handle's), and whether the event is closed. This class is thread-safe.
+ * <p>Owns: the backend event handle, set once by the first record with a compare-and-set (the
+ * event's device is the handle's), and whether the event is closed. This class is thread-safe and
+ * takes no lock.
  *
  * <p>An event is three fields, 24 bytes with compressed references, because applications keep many
  * alive: the options and the closed flag share one byte ({@link #state}).
@@ -39,6 +40,7 @@ public class InlineEvent implements Event {
   private static final int CLOSED = 8;
   private static final EventOptions[] OPTIONS = new EventOptions[8];
   private static final VarHandle STATE;
+  private static final VarHandle EVENT;
 
   static {
     for (int bits = 0; bits < OPTIONS.length; bits++) {
@@ -47,7 +49,9 @@ public class InlineEvent implements Event {
               (bits & TIMING) != 0, (bits & BLOCKING) != 0, (bits & INTERPROCESS) != 0);
     }
     try {
-      STATE = MethodHandles.lookup().findVarHandle(InlineEvent.class, "state", byte.class);
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      STATE = lookup.findVarHandle(InlineEvent.class, "state", byte.class);
+      EVENT = lookup.findVarHandle(InlineEvent.class, "event", BackendEvent.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
     }
@@ -165,9 +169,8 @@ public class InlineEvent implements Event {
   /**
    * Records this event on {@code stream}. A record and its place in the stream are one step for
    * every concurrent caller: a {@link #block} that sees this record waits for exactly it, and a
-   * block that runs before it keeps waiting for the previous one. Thread-safe: the first record
-   * creates the backend event under this object's monitor; later records are ordered by the backend
-   * event itself.
+   * block that runs before it keeps waiting for the previous one. Thread-safe: records after the
+   * first are ordered by the backend event itself.
    */
   @Override
   public void record(Stream stream) {
@@ -175,25 +178,36 @@ public class InlineEvent implements Event {
     checkOpen("record");
     BackendEvent created = event;
     if (created == null) {
-      synchronized (this) {
-        created = event;
-        if (created == null) {
-          EventChecks.checkRecordable(deviceType(), -1, stream);
-          event = backend.record(null, stream, -1, flag());
-          return;
-        }
+      if (recordFirst(stream)) {
+        return;
       }
+      created = event;
     }
     EventChecks.checkRecordable(deviceType(), created.deviceIndex(), stream);
     backend.record(created, stream, created.deviceIndex(), flag());
   }
 
   @Override
-  public synchronized void recordOnce(Stream stream) {
+  public void recordOnce(Stream stream) {
+    Objects.requireNonNull(stream, "stream");
     checkOpen("recordOnce");
     if (event == null) {
-      record(stream);
+      recordFirst(stream);
     }
+  }
+
+  /**
+   * Creates the backend event with a record on {@code stream}; false if another thread's first
+   * record got there before this one, whose backend event, seen by no one, is then destroyed.
+   */
+  private boolean recordFirst(Stream stream) {
+    EventChecks.checkRecordable(deviceType(), -1, stream);
+    BackendEvent created = backend.record(null, stream, -1, flag());
+    if (EVENT.compareAndSet(this, null, created)) {
+      return true;
+    }
+    backend.destroyEvent(created, created.deviceIndex()); // never throws
+    return false;
   }
 
   // The flag follows from the options; not kept in a field, which would cost every event 8 bytes.

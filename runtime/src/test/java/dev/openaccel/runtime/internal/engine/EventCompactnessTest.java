@@ -19,6 +19,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
 import java.util.concurrent.TimeUnit;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.junit.jupiter.api.AfterAll;
@@ -27,7 +28,8 @@ import org.junit.jupiter.api.Test;
 /**
  * An event packs its state into few fields (the options and the closed flag in one byte; id, device
  * and timing flag in one key): every part reads back as given, the first record is made once
- * however many threads race to make it, records stay numbered exactly, and a close races safely with another.
+ * however many threads race to make it, records stay numbered exactly, and a close races safely
+ * with another.
  */
 class EventCompactnessTest {
   private static final ActorTestKit KIT = ActorTestKit.create();
@@ -107,6 +109,29 @@ class EventCompactnessTest {
     int threads = 4;
     int recordsEach = 2_000;
     Event event = Engines.newEvent(ENGINE, EventOptions.defaults());
+    race(
+        threads,
+        stream -> {
+          for (int i = 0; i < recordsEach; i++) {
+            event.record(stream);
+          }
+        });
+    assertEquals((long) threads * recordsEach, latestGeneration(event), "records numbered exactly");
+    event.close();
+  }
+
+  @Test
+  void racingRecordOncesRecordOnce() throws Exception {
+    for (int round = 0; round < 50; round++) {
+      Event event = Engines.newEvent(ENGINE, EventOptions.defaults());
+      race(4, event::recordOnce);
+      assertEquals(1, latestGeneration(event), "one record among the racing recordOnce calls");
+      event.close();
+    }
+  }
+
+  /** Runs {@code body} on {@code threads} threads at once, each with a stream of its own. */
+  private static void race(int threads, Consumer<Stream> body) throws Exception {
     CyclicBarrier start = new CyclicBarrier(threads);
     List<Thread> recorders = new ArrayList<>();
     List<Throwable> errors = new ArrayList<>();
@@ -117,9 +142,7 @@ class EventCompactnessTest {
               () -> {
                 try {
                   start.await(10, TimeUnit.SECONDS);
-                  for (int i = 0; i < recordsEach; i++) {
-                    event.record(stream);
-                  }
+                  body.accept(stream);
                 } catch (Throwable e) {
                   synchronized (errors) {
                     errors.add(e);
@@ -134,12 +157,15 @@ class EventCompactnessTest {
       assertFalse(recorder.isAlive(), "a recorder finished");
     }
     assertEquals(List.of(), errors);
+  }
+
+  /** The generation number of {@code event}'s latest record, from its completion signal. */
+  private static long latestGeneration(Event event) {
     TestProbe<EventSignal> probe = KIT.createTestProbe();
     event.subscribe(probe.ref());
     EventSignal.Completed done = probe.expectMessageClass(EventSignal.Completed.class);
     assertEquals(event.id(), done.eventId());
-    assertEquals((long) threads * recordsEach, done.generation(), "records numbered exactly");
-    event.close();
+    return done.generation();
   }
 
   @Test
