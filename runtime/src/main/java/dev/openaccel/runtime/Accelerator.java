@@ -267,7 +267,7 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public Event newEvent(EventOptions options) {
-    return newEvent(currentAccelerator(), options);
+    return InlineEvent.create(core.defaultRouter(), options);
   }
 
   public Event newEvent(DeviceType type, EventOptions options) {

@@ -26,20 +26,19 @@ import org.apache.pekko.actor.typed.ActorRef;
  * event's device is the handle's), and whether the event is closed. This class is thread-safe and
  * takes no lock.
  *
- * <p>An event is three fields, 24 bytes with compressed references, because applications keep many
- * alive: the options and the closed flag share one byte ({@link #state}).
+ * <p>An event is 24 bytes with compressed references, because applications keep many alive: its
+ * options are one byte of bits.
  */
 public class InlineEvent implements Event {
   private static final CompletionStage<Void> NEVER_RECORDED =
       CompletableFuture.completedStage(null);
   private static final long SPIN_NANOS = 5_000;
-  // The bits of state: the three options, then whether the event is closed.
+  // The bits of the options byte.
   private static final int TIMING = 1;
   private static final int BLOCKING = 2;
   private static final int INTERPROCESS = 4;
-  private static final int CLOSED = 8;
   private static final EventOptions[] OPTIONS = new EventOptions[8];
-  private static final VarHandle STATE;
+  private static final VarHandle CLOSED;
   private static final VarHandle EVENT;
 
   static {
@@ -50,7 +49,7 @@ public class InlineEvent implements Event {
     }
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
-      STATE = lookup.findVarHandle(InlineEvent.class, "state", byte.class);
+      CLOSED = lookup.findVarHandle(InlineEvent.class, "closed", boolean.class);
       EVENT = lookup.findVarHandle(InlineEvent.class, "event", BackendEvent.class);
     } catch (ReflectiveOperationException e) {
       throw new ExceptionInInitializerError(e);
@@ -58,9 +57,9 @@ public class InlineEvent implements Event {
   }
 
   private final VirtualGuardImpl backend;
+  private final byte options;
   private volatile BackendEvent event;
-  // The options' bits, fixed at construction, and CLOSED, set once by close() (a compare-and-set).
-  private volatile byte state;
+  private volatile boolean closed; // set once, by close() with a compare-and-set
 
   /**
    * An event of {@code accelerator}'s backend for {@code type}; for backend event classes.
@@ -76,7 +75,7 @@ public class InlineEvent implements Event {
   private InlineEvent(VirtualGuardImpl backend, EventOptions options) {
     this.backend = Objects.requireNonNull(backend, "backend");
     checkOptions(backend, Objects.requireNonNull(options, "options"));
-    this.state =
+    this.options =
         (byte)
             ((options.enableTiming() ? TIMING : 0)
                 | (options.blocking() ? BLOCKING : 0)
@@ -148,12 +147,12 @@ public class InlineEvent implements Event {
 
   @Override
   public EventOptions options() {
-    return OPTIONS[state & ~CLOSED];
+    return OPTIONS[options];
   }
 
   @Override
   public boolean isCreated() {
-    return event != null && !closed();
+    return event != null && !closed;
   }
 
   @Override
@@ -212,7 +211,7 @@ public class InlineEvent implements Event {
 
   // The flag follows from the options; not kept in a field, which would cost every event 8 bytes.
   private EventFlag flag() {
-    return (state & TIMING) != 0 ? EventFlag.BACKEND_DEFAULT : EventFlag.PYTORCH_DEFAULT;
+    return (options & TIMING) != 0 ? EventFlag.BACKEND_DEFAULT : EventFlag.PYTORCH_DEFAULT;
   }
 
   /**
@@ -295,7 +294,7 @@ public class InlineEvent implements Event {
 
   @Override
   public EventHandle handle() {
-    if ((state & INTERPROCESS) == 0) {
+    if ((options & INTERPROCESS) == 0) {
       throw new IllegalStateException(
           "not an interprocess event: create it with EventOptions.withInterprocess(true), got "
               + options());
@@ -323,13 +322,9 @@ public class InlineEvent implements Event {
 
   @Override
   public void close() {
-    byte current;
-    do {
-      current = state;
-      if ((current & CLOSED) != 0) {
-        return;
-      }
-    } while (!STATE.compareAndSet(this, current, (byte) (current | CLOSED)));
+    if (closed || !CLOSED.compareAndSet(this, false, true)) {
+      return;
+    }
     BackendEvent created = event;
     if (created != null) {
       backend.destroyEvent(created, created.deviceIndex()); // never throws
@@ -340,7 +335,7 @@ public class InlineEvent implements Event {
    * Non-blocking events spin briefly before parking the host thread, as CUDA's default events do.
    */
   private void spinUnlessBlocking(BackendEvent created) {
-    if ((state & BLOCKING) != 0 || backend.queryEvent(created)) {
+    if ((options & BLOCKING) != 0 || backend.queryEvent(created)) {
       return; // completed work costs no clock read
     }
     long until = System.nanoTime() + SPIN_NANOS;
@@ -349,12 +344,8 @@ public class InlineEvent implements Event {
     }
   }
 
-  private boolean closed() {
-    return (state & CLOSED) != 0;
-  }
-
   private void checkOpen(String operation) {
-    if (closed()) {
+    if (closed) {
       throw new IllegalStateException("cannot " + operation + " a closed event (" + this + ")");
     }
   }

@@ -54,6 +54,8 @@ public final class AcceleratorCore implements Extension {
   private final Tracer tracer;
   private final BackendRegistry backends;
   private final DeviceType configuredType; // null: the only backend is the default
+  // The default type's router, found once at start; null if there is none (each use then throws).
+  private final VirtualGuardImpl defaultRouter;
   private volatile RemoteEvents remoteEvents;
   private volatile boolean ownsSystem;
 
@@ -69,6 +71,15 @@ public final class AcceleratorCore implements Extension {
             system.dynamicAccess().classLoader(),
             config,
             type -> new EngineBackendContext(system, tracer, slots, type));
+    this.defaultRouter = findDefaultRouter();
+  }
+
+  private VirtualGuardImpl findDefaultRouter() {
+    try {
+      return router(defaultType());
+    } catch (RuntimeException none) {
+      return null; // reported by defaultRouter() at each use, as by defaultType()
+    }
   }
 
   /** The wiring of {@code system}'s accelerator, created on first use. */
@@ -159,6 +170,17 @@ public final class AcceleratorCore implements Extension {
    *
    * @throws IllegalArgumentException containing "no backend for device type"
    */
+  /**
+   * The router to the backend of {@link #defaultType()}; on the path of every {@code newEvent()}.
+   *
+   * @throws IllegalStateException or IllegalArgumentException as {@link #defaultType()} and {@link
+   *     #router}
+   */
+  public VirtualGuardImpl defaultRouter() {
+    VirtualGuardImpl found = defaultRouter;
+    return found != null ? found : router(defaultType());
+  }
+
   public VirtualGuardImpl router(DeviceType type) {
     return backends.get(Objects.requireNonNull(type, "type"));
   }
