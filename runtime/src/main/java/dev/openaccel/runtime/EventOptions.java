@@ -8,7 +8,21 @@ package dev.openaccel.runtime;
  * @param interprocess the event can be shared through an {@link EventHandle}; excludes timing
  */
 public record EventOptions(boolean enableTiming, boolean blocking, boolean interprocess) {
-  private static final EventOptions DEFAULTS = new EventOptions(false, false, false);
+  // The options as bits, for events that keep them in one byte.
+  static final int TIMING_BIT = 1;
+  static final int BLOCKING_BIT = 2;
+  static final int INTERPROCESS_BIT = 4;
+  private static final EventOptions[] BY_BITS = new EventOptions[8];
+
+  static {
+    for (int bits = 0; bits < BY_BITS.length; bits++) {
+      BY_BITS[bits] =
+          new EventOptions(
+              (bits & TIMING_BIT) != 0, (bits & BLOCKING_BIT) != 0, (bits & INTERPROCESS_BIT) != 0);
+    }
+  }
+
+  private static final EventOptions DEFAULTS = BY_BITS[0];
 
   /** All options off. */
   public static EventOptions defaults() {
@@ -18,6 +32,21 @@ public record EventOptions(boolean enableTiming, boolean blocking, boolean inter
   /** Timing on, everything else off. */
   public static EventOptions timing() {
     return DEFAULTS.withTiming(true);
+  }
+
+  /**
+   * These options as bits: {@link #TIMING_BIT}, {@link #BLOCKING_BIT}, {@link #INTERPROCESS_BIT}.
+   */
+  byte bits() {
+    return (byte)
+        ((enableTiming ? TIMING_BIT : 0)
+            | (blocking ? BLOCKING_BIT : 0)
+            | (interprocess ? INTERPROCESS_BIT : 0));
+  }
+
+  /** The options of {@code bits} (see {@link #bits()}). */
+  static EventOptions ofBits(int bits) {
+    return BY_BITS[bits];
   }
 
   public EventOptions withTiming(boolean on) {

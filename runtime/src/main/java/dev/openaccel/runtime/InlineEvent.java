@@ -2,7 +2,6 @@ package dev.openaccel.runtime;
 
 import dev.openaccel.runtime.actor.EventSignal;
 import dev.openaccel.runtime.spi.BackendEvent;
-import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.EventChecks;
 import dev.openaccel.runtime.spi.EventFlag;
@@ -33,20 +32,10 @@ public class InlineEvent implements Event {
   private static final CompletionStage<Void> NEVER_RECORDED =
       CompletableFuture.completedStage(null);
   private static final long SPIN_NANOS = 5_000;
-  // The bits of the options byte.
-  private static final int TIMING = 1;
-  private static final int BLOCKING = 2;
-  private static final int INTERPROCESS = 4;
-  private static final EventOptions[] OPTIONS = new EventOptions[8];
   private static final VarHandle CLOSED;
   private static final VarHandle EVENT;
 
   static {
-    for (int bits = 0; bits < OPTIONS.length; bits++) {
-      OPTIONS[bits] =
-          new EventOptions(
-              (bits & TIMING) != 0, (bits & BLOCKING) != 0, (bits & INTERPROCESS) != 0);
-    }
     try {
       MethodHandles.Lookup lookup = MethodHandles.lookup();
       CLOSED = lookup.findVarHandle(InlineEvent.class, "closed", boolean.class);
@@ -74,12 +63,8 @@ public class InlineEvent implements Event {
 
   private InlineEvent(VirtualGuardImpl backend, EventOptions options) {
     this.backend = Objects.requireNonNull(backend, "backend");
-    checkOptions(backend, Objects.requireNonNull(options, "options"));
-    this.options =
-        (byte)
-            ((options.enableTiming() ? TIMING : 0)
-                | (options.blocking() ? BLOCKING : 0)
-                | (options.interprocess() ? INTERPROCESS : 0));
+    EventChecks.checkOptions(backend, Objects.requireNonNull(options, "options"));
+    this.options = options.bits();
   }
 
   /** An opened interprocess event that follows {@code shared}'s records. */
@@ -99,25 +84,6 @@ public class InlineEvent implements Event {
   /** The event behind {@code handle}, opened in {@code backend}. */
   static InlineEvent open(VirtualGuardImpl backend, EventHandle handle) {
     return new InlineEvent(backend, backend.openEvent(handle.eventId()));
-  }
-
-  private static void checkOptions(VirtualGuardImpl backend, EventOptions options) {
-    if (options.interprocess() && options.enableTiming()) {
-      throw new IllegalArgumentException(
-          "an event cannot be both interprocess and timing (enable_timing): " + options);
-    }
-    Capability missing = null;
-    if (!backend.capabilities().contains(Capability.EVENTS)) {
-      missing = Capability.EVENTS;
-    } else if (options.enableTiming() && !backend.capabilities().contains(Capability.TIMING)) {
-      missing = Capability.TIMING;
-    } else if (options.interprocess()
-        && !backend.capabilities().contains(Capability.INTERPROCESS_EVENTS)) {
-      missing = Capability.INTERPROCESS_EVENTS;
-    }
-    if (missing != null) {
-      throw backend.unsupported("events with option " + missing + " (requested " + options + ")");
-    }
   }
 
   @Override
@@ -147,7 +113,7 @@ public class InlineEvent implements Event {
 
   @Override
   public EventOptions options() {
-    return OPTIONS[options];
+    return EventOptions.ofBits(options);
   }
 
   @Override
@@ -211,7 +177,9 @@ public class InlineEvent implements Event {
 
   // The flag follows from the options; not kept in a field, which would cost every event 8 bytes.
   private EventFlag flag() {
-    return (options & TIMING) != 0 ? EventFlag.BACKEND_DEFAULT : EventFlag.PYTORCH_DEFAULT;
+    return (options & EventOptions.TIMING_BIT) != 0
+        ? EventFlag.BACKEND_DEFAULT
+        : EventFlag.PYTORCH_DEFAULT;
   }
 
   /**
@@ -294,7 +262,7 @@ public class InlineEvent implements Event {
 
   @Override
   public EventHandle handle() {
-    if ((options & INTERPROCESS) == 0) {
+    if ((options & EventOptions.INTERPROCESS_BIT) == 0) {
       throw new IllegalStateException(
           "not an interprocess event: create it with EventOptions.withInterprocess(true), got "
               + options());
@@ -335,7 +303,7 @@ public class InlineEvent implements Event {
    * Non-blocking events spin briefly before parking the host thread, as CUDA's default events do.
    */
   private void spinUnlessBlocking(BackendEvent created) {
-    if ((options & BLOCKING) != 0 || backend.queryEvent(created)) {
+    if ((options & EventOptions.BLOCKING_BIT) != 0 || backend.queryEvent(created)) {
       return; // completed work costs no clock read
     }
     long until = System.nanoTime() + SPIN_NANOS;

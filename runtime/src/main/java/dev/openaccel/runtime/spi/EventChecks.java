@@ -3,6 +3,7 @@ package dev.openaccel.runtime.spi;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import java.time.Duration;
 import java.util.Objects;
@@ -15,6 +16,31 @@ import java.util.Optional;
  */
 public final class EventChecks {
   private EventChecks() {}
+
+  /**
+   * Checks that {@code backend} can create events with {@code options}.
+   *
+   * @throws IllegalArgumentException if {@code options} asks for both interprocess and timing
+   * @throws UnsupportedOperationException naming the backend and the option it does not support
+   */
+  public static void checkOptions(VirtualGuardImpl backend, EventOptions options) {
+    if (options.interprocess() && options.enableTiming()) {
+      throw new IllegalArgumentException(
+          "an event cannot be both interprocess and timing (enable_timing): " + options);
+    }
+    Capability missing = null;
+    if (!backend.capabilities().contains(Capability.EVENTS)) {
+      missing = Capability.EVENTS;
+    } else if (options.enableTiming() && !backend.capabilities().contains(Capability.TIMING)) {
+      missing = Capability.TIMING;
+    } else if (options.interprocess()
+        && !backend.capabilities().contains(Capability.INTERPROCESS_EVENTS)) {
+      missing = Capability.INTERPROCESS_EVENTS;
+    }
+    if (missing != null) {
+      throw backend.unsupported("events with option " + missing + " (requested " + options + ")");
+    }
+  }
 
   /**
    * Checks that an event of {@code type}, bound to device {@code boundIndex} (-1 until its first
