@@ -10,11 +10,9 @@ import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
-import dev.openaccel.runtime.PriorityRange;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.EngineSpec;
-import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -39,13 +37,10 @@ class AsyncQueueEngineTest {
       Engines.start(
           KIT.system(),
           EngineSpec.builder(TYPE)
-              .deviceCount(1)
-              .priorityRange(new PriorityRange(0, 0))
               .computeUnits(2)
               .capabilities(Capability.EVENTS, Capability.TIMING)
               .executor(DEVICE)
-              .build(),
-          Duration.ofSeconds(30));
+              .build());
   private static final Device D0 = Device.of(TYPE, 0);
 
   @AfterAll
@@ -217,8 +212,7 @@ class AsyncQueueEngineTest {
                     stream -> {
                       throw new IllegalStateException("no command queue left");
                     })
-                .build(),
-            Duration.ofSeconds(30));
+                .build());
     Stream stream = broken.getNewStream(Device.of(DeviceType.of("unopenable"), 0), 0);
     stream.launch("never runs", () -> {});
     CompletableFuture<Void> synced = stream.synchronizeAsync().toCompletableFuture();

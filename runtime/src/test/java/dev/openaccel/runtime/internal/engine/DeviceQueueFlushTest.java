@@ -6,7 +6,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.EventOptions;
-import dev.openaccel.runtime.PriorityRange;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.Completion;
@@ -37,12 +36,9 @@ class DeviceQueueFlushTest {
       Engines.start(
           KIT.system(),
           EngineSpec.builder(TYPE)
-              .deviceCount(1)
-              .priorityRange(new PriorityRange(0, 0))
               .capabilities(Capability.EVENTS)
               .executor(stream -> new LazyQueue())
-              .build(),
-          Duration.ofSeconds(30));
+              .build());
   private static final Device D0 = Device.of(TYPE, 0);
 
   @AfterAll

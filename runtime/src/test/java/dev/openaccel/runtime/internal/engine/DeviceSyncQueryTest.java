@@ -27,7 +27,7 @@ class DeviceSyncQueryTest {
   private static final ActorTestKit KIT = ActorTestKit.create();
   private static final DeviceType TYPE = DeviceType.of("syncquery");
   private static final ActorEngine ENGINE =
-      Engines.start(KIT.system(), EngineSpec.builder(TYPE).build(), Duration.ofSeconds(30));
+      Engines.start(KIT.system(), EngineSpec.builder(TYPE).build());
   private static final ActorRef<DeviceActor.Command> DEVICE = KIT.spawn(DeviceActor.create());
 
   @AfterAll

@@ -16,6 +16,11 @@ import org.apache.pekko.actor.typed.ActorSystem;
 final class Engines {
   private Engines() {}
 
+  /** An engine of {@code spec} whose blocking calls give up after 30 s. */
+  static ActorEngine start(ActorSystem<?> system, EngineSpec spec) {
+    return start(system, spec, Duration.ofSeconds(30));
+  }
+
   static ActorEngine start(ActorSystem<?> system, EngineSpec spec, Duration syncTimeout) {
     return new ActorEngine(
         spec, system, AcceleratorCore.get(system).tracer(), threadConfined(), syncTimeout);

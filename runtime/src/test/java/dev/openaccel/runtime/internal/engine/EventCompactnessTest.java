@@ -9,12 +9,10 @@ import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
-import dev.openaccel.runtime.PriorityRange;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.actor.EventSignal;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.EngineSpec;
-import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CyclicBarrier;
@@ -39,11 +37,9 @@ class EventCompactnessTest {
           KIT.system(),
           EngineSpec.builder(TYPE)
               .deviceCount(2)
-              .priorityRange(new PriorityRange(0, 0))
               .computeUnits(2)
               .capabilities(Capability.EVENTS, Capability.TIMING, Capability.INTERPROCESS_EVENTS)
-              .build(),
-          Duration.ofSeconds(30));
+              .build());
 
   @AfterAll
   static void stop() {

@@ -10,7 +10,6 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.DeviceType;
-import dev.openaccel.runtime.PriorityRange;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.EngineSpec;
@@ -37,12 +36,9 @@ class RecordAtOnceTest {
       Engines.start(
           KIT.system(),
           EngineSpec.builder(TYPE)
-              .deviceCount(1)
-              .priorityRange(new PriorityRange(0, 0))
               .computeUnits(2)
               .capabilities(Capability.EVENTS, Capability.TIMING)
-              .build(),
-          Duration.ofSeconds(30));
+              .build());
   private static final Device D0 = Device.of(TYPE, 0);
 
   @AfterAll

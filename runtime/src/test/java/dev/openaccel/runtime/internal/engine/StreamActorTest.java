@@ -30,7 +30,7 @@ class StreamActorTest {
   private static final ActorTestKit KIT = ActorTestKit.create();
   private static final DeviceType TYPE = DeviceType.of("handdriven");
   private static final ActorEngine ENGINE =
-      Engines.start(KIT.system(), EngineSpec.builder(TYPE).build(), Duration.ofSeconds(30));
+      Engines.start(KIT.system(), EngineSpec.builder(TYPE).build());
 
   @AfterAll
   static void stop() {

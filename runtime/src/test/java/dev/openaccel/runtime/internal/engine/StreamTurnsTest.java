@@ -5,10 +5,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceType;
-import dev.openaccel.runtime.PriorityRange;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.EngineSpec;
-import java.time.Duration;
 import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -35,13 +33,7 @@ class StreamTurnsTest {
   private static ActorEngine engine(String type, int threads) {
     return Engines.start(
         KIT.system(),
-        EngineSpec.builder(DeviceType.of(type))
-            .deviceCount(1)
-            .priorityRange(new PriorityRange(0, 0))
-            .computeUnits(threads)
-            .batch(BATCH)
-            .build(),
-        Duration.ofSeconds(30));
+        EngineSpec.builder(DeviceType.of(type)).computeUnits(threads).batch(BATCH).build());
   }
 
   private static CountDownLatch hold(Stream stream) {
