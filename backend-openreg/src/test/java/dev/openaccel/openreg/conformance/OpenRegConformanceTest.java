@@ -1,52 +1,11 @@
 package dev.openaccel.openreg.conformance;
 
+import dev.openaccel.runtime.tck.BackendConformance;
 import dev.openaccel.runtime.tck.BackendUnderTest;
-import dev.openaccel.runtime.tck.CrossDeviceTck;
-import dev.openaccel.runtime.tck.DeviceTck;
-import dev.openaccel.runtime.tck.EventBlockTck;
-import dev.openaccel.runtime.tck.EventTck;
-import dev.openaccel.runtime.tck.InterprocessTck;
-import dev.openaccel.runtime.tck.MemoryTck;
-import dev.openaccel.runtime.tck.PriorityTck;
-import dev.openaccel.runtime.tck.StreamPoolTck;
-import dev.openaccel.runtime.tck.StreamTck;
-import dev.openaccel.runtime.tck.TimingTck;
-import org.junit.jupiter.api.Nested;
 
 /**
  * The runtime's backend conformance suite (TCK) against OpenReg, one nested class per area. OpenReg
  * declares every capability, so the suite proves each of them works.
  */
 @BackendUnderTest(deviceType = "openreg")
-class OpenRegConformanceTest {
-
-  @Nested
-  class Devices extends DeviceTck {}
-
-  @Nested
-  class Streams extends StreamTck {}
-
-  @Nested
-  class StreamPools extends StreamPoolTck {}
-
-  @Nested
-  class Events extends EventTck {}
-
-  @Nested
-  class EventBlocks extends EventBlockTck {}
-
-  @Nested
-  class Timing extends TimingTck {}
-
-  @Nested
-  class Interprocess extends InterprocessTck {}
-
-  @Nested
-  class Priorities extends PriorityTck {}
-
-  @Nested
-  class CrossDevice extends CrossDeviceTck {}
-
-  @Nested
-  class Memory extends MemoryTck {}
-}
+class OpenRegConformanceTest extends BackendConformance {}

@@ -35,17 +35,17 @@ import org.junit.jupiter.api.TestInstance;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * The base of the backend conformance suite (TCK). A backend proves it conforms by extending each
- * {@code *Tck} class of this package in its own test sources and naming its configuration and
- * device type:
+ * The base of the backend conformance suite (TCK). A backend proves it conforms by extending {@link
+ * BackendConformance}, which runs every {@code *Tck} class of this package, and naming its
+ * configuration and device type:
  *
  * <pre>{@code
  * @BackendUnderTest(deviceType = "my")
- * class MyConformanceTest {
- *   @Nested class Devices extends DeviceTck {}
- *   @Nested class Streams extends StreamTck {}
- * }
+ * class MyConformanceTest extends BackendConformance {}
  * }</pre>
+ *
+ * <p>A single area runs the same way as a nested class: {@code @Nested class Streams extends
+ * StreamTck {}} inside a class annotated with {@link BackendUnderTest}.
  *
  * <p>One {@link Accelerator} is started per test class from {@link #backendConfig()} and closed
  * after it. For each {@link Capability}, a backend that declares it must make it work, and one that
@@ -60,6 +60,15 @@ public abstract class BackendTck {
 
   private final List<CountDownLatch> gates = new CopyOnWriteArrayList<>();
   private Accelerator accelerator;
+  private Object suite; // the instance whose class names the backend, when not an enclosing one
+
+  /**
+   * Runs this area for {@code suite}, whose class (or an enclosing one) carries the {@link
+   * BackendUnderTest}: for areas declared once in a base class such as {@link BackendConformance}.
+   */
+  protected final void runFor(Object suite) {
+    this.suite = suite;
+  }
 
   /**
    * The configuration the accelerator under test starts with: by default the {@link
@@ -81,7 +90,9 @@ public abstract class BackendTck {
   }
 
   private BackendUnderTest backendUnderTest() {
-    for (Class<?> c = getClass(); c != null; c = c.getEnclosingClass()) {
+    for (Class<?> c = suite != null ? suite.getClass() : getClass();
+        c != null;
+        c = c.getEnclosingClass()) {
       BackendUnderTest found = c.getAnnotation(BackendUnderTest.class);
       if (found != null) {
         return found;
