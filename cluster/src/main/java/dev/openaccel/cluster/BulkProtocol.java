@@ -40,6 +40,11 @@ final class BulkProtocol {
       }
     }
 
+    /** This chunk, asking for credit. */
+    Chunk askingForCredit() {
+      return new Chunk(transferId, offset, data, start, length, replyTo, pooled, seq, true);
+    }
+
     /** The chunk's bytes as an array of their own length. */
     byte[] bytes() {
       if (start == 0 && length == data.length) {

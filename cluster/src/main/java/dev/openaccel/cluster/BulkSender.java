@@ -20,11 +20,10 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * handed over, so a producer that outruns the network fills this queue instead of Artery's (whose
  * overflow drops messages). Internal.
  *
- * <p>Sources are read as room appears ({@link Transfers} below): at most the read-ahead (half the
- * window, at least one {@link #READ}) of bytes read and not yet sent, over all transfers, so the
- * heap a transfer takes here does not grow with its size. Reads go to the transfers in queue order,
- * one read per transfer at a time; chunks leave in queue order, a later transfer's only while the
- * earlier ones have none read.
+ * <p>Sources are read as room appears: at most the read-ahead (half the window, at least one {@link
+ * #READ}) of bytes read and not yet sent, over all transfers, so the heap a transfer takes here
+ * does not grow with its size. Reads go to the transfers in queue order, one read per transfer at a
+ * time; chunks leave in queue order, a later transfer's only while the earlier ones have none read.
  *
  * <p>The bulk lane is Artery's large-message lane (the receiver's path is a large-message
  * destination): its own connection and queue, so bulk data never delays control messages or events.
@@ -33,8 +32,8 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * chunk not acknowledged within the bulk timeout gives its credit back (the receiver fails the
  * transfer as lost), so a lost message never shrinks the window for good.
  *
- * <p>Owns: the transfers, their read chunks, the chunks in flight, the credit and the published
- * peak of bytes read ahead.
+ * <p>Owns: the transfers ({@link Outgoing}), their read chunks, the chunks in flight, the credit
+ * and the published peak of bytes read ahead.
  */
 final class BulkSender extends AbstractBehavior<BulkSender.Command> {
   /** Chunks sent between two acknowledgements, at most: 2 MiB. */
@@ -59,7 +58,7 @@ final class BulkSender extends AbstractBehavior<BulkSender.Command> {
   private record Credited(BulkProtocol.Credit credit) implements Command {}
 
   private record Read(
-      Transfer transfer, int length, List<BulkSource.Slice> slices, Throwable failure)
+      Outgoing transfer, int length, List<BulkSource.Slice> slices, Throwable failure)
       implements Command {}
 
   private enum Tick implements Command {
@@ -89,7 +88,7 @@ final class BulkSender extends AbstractBehavior<BulkSender.Command> {
   private final long window;
   private final long readAhead;
   private final Duration timeout;
-  private final ArrayDeque<Transfer> queue = new ArrayDeque<>();
+  private final ArrayDeque<Outgoing> queue = new ArrayDeque<>();
   private final ArrayDeque<InFlight> inFlight = new ArrayDeque<>();
   private final AtomicLong peakReadAhead;
   private long bytesInFlight;
@@ -126,13 +125,13 @@ final class BulkSender extends AbstractBehavior<BulkSender.Command> {
   }
 
   private Behavior<Command> onSend(Send send) {
-    queue.add(new Transfer(send));
+    queue.add(new Outgoing(send));
     pump();
     return this;
   }
 
   private Behavior<Command> onRead(Read read) {
-    Transfer transfer = read.transfer();
+    Outgoing transfer = read.transfer();
     buffered -= read.length();
     transfer.reading = false;
     if (!queue.contains(transfer)) {
@@ -173,53 +172,50 @@ final class BulkSender extends AbstractBehavior<BulkSender.Command> {
   }
 
   private Behavior<Command> onStop(Stop stop) {
-    for (Transfer transfer : queue) {
+    for (Outgoing transfer : queue) {
       transfer.ready.forEach(this::drop);
       transfer.send.sent().completeExceptionally(Failures.nodeLeft(node, stop.why()));
     }
     return Behaviors.stopped();
   }
 
-  /** Starts the reads there is room for, then sends what credit allows, as one burst. */
+  /**
+   * Starts the reads there is room for, then sends what credit allows as one burst, whose last
+   * chunk asks for credit.
+   */
   private void pump() {
     startReads();
-    List<BulkProtocol.Chunk> burst = new ArrayList<>();
-    List<Transfer> finished = new ArrayList<>();
-    Transfer from = firstReady();
+    List<Outgoing> finished = new ArrayList<>();
+    BulkProtocol.Chunk pending = null;
+    Outgoing from = firstReady();
     while (from != null && bytesInFlight < window) {
-      burst.add(next(from, ++seq));
+      if (pending != null) {
+        tell(pending, false);
+      }
+      pending = next(from, ++seq);
       if (from.sentChunks == from.chunks) {
         queue.remove(from);
         finished.add(from);
       }
       from = from.ready.isEmpty() ? firstReady() : from;
     }
-    for (int i = 0; i < burst.size(); i++) {
-      BulkProtocol.Chunk chunk = burst.get(i);
-      boolean ack = ++sinceAck >= ACK_EVERY || i == burst.size() - 1;
-      if (ack) {
-        sinceAck = 0;
-      }
-      receiver.tell(
-          new BulkProtocol.Chunk(
-              chunk.transferId(),
-              chunk.offset(),
-              chunk.data(),
-              chunk.start(),
-              chunk.length(),
-              credits,
-              chunk.pooled(),
-              chunk.seq(),
-              ack));
-    }
-    finished.forEach(transfer -> transfer.send.sent().complete(null));
-    if (!burst.isEmpty()) {
+    if (pending != null) {
+      tell(pending, true);
       startReads();
     }
+    finished.forEach(transfer -> transfer.send.sent().complete(null));
+  }
+
+  private void tell(BulkProtocol.Chunk chunk, boolean endOfBurst) {
+    boolean ack = ++sinceAck >= ACK_EVERY || endOfBurst;
+    if (ack) {
+      sinceAck = 0;
+    }
+    receiver.tell(ack ? chunk.askingForCredit() : chunk);
   }
 
   /** Takes the next read chunk of {@code from}, counting it as sent. */
-  private BulkProtocol.Chunk next(Transfer from, long number) {
+  private BulkProtocol.Chunk next(Outgoing from, long number) {
     BulkSource.Slice slice = from.ready.poll();
     long offset = from.send.offset() + (long) from.sentChunks * NodeCopy.CHUNK;
     from.sentChunks++;
@@ -238,8 +234,8 @@ final class BulkSender extends AbstractBehavior<BulkSender.Command> {
         false);
   }
 
-  private Transfer firstReady() {
-    for (Transfer transfer : queue) {
+  private Outgoing firstReady() {
+    for (Outgoing transfer : queue) {
       if (!transfer.ready.isEmpty()) {
         return transfer;
       }
@@ -249,7 +245,7 @@ final class BulkSender extends AbstractBehavior<BulkSender.Command> {
 
   /** Asks the transfers in queue order for their next read, while the read-ahead has room. */
   private void startReads() {
-    for (Transfer transfer : queue) {
+    for (Outgoing transfer : queue) {
       if (transfer.reading || transfer.readChunks == transfer.chunks) {
         continue;
       }
@@ -271,7 +267,7 @@ final class BulkSender extends AbstractBehavior<BulkSender.Command> {
   }
 
   /** The source failed: the receiver fails the chunks not sent, and so does the sender's caller. */
-  private void abort(Transfer transfer, Throwable failure) {
+  private void abort(Outgoing transfer, Throwable failure) {
     queue.remove(transfer);
     transfer.ready.forEach(
         slice -> {
@@ -293,23 +289,6 @@ final class BulkSender extends AbstractBehavior<BulkSender.Command> {
   private void drop(BulkSource.Slice slice) {
     if (slice.pooled()) {
       ChunkPool.of(getContext().getSystem()).give(slice.data());
-    }
-  }
-
-  /** One transfer being sent. Owned by the sender; mutable. */
-  private static final class Transfer {
-    final Send send;
-    final long length;
-    final int chunks;
-    final ArrayDeque<BulkSource.Slice> ready = new ArrayDeque<>();
-    int readChunks; // chunks asked of the source
-    int sentChunks;
-    boolean reading;
-
-    Transfer(Send send) {
-      this.send = send;
-      this.length = send.source().length();
-      this.chunks = NodeCopy.chunks(length);
     }
   }
 }

@@ -1,12 +1,17 @@
 package dev.openaccel.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
+import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.DeviceExecutionException;
 import java.time.Duration;
+import java.util.List;
 import java.util.SplittableRandom;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -15,7 +20,8 @@ import org.junit.jupiter.api.TestInstance;
 
 /**
  * A chunk lost on the wire fails its copy loudly, naming the node, and never lets it report success
- * with stale bytes; the credit it held comes back, so later copies go through.
+ * with stale bytes; the credit it held comes back, so later copies go through. A source that cannot
+ * be read fails the chunks that will not come, with its reason.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class LostChunkTest {
@@ -47,6 +53,44 @@ class LostChunkTest {
   @Test
   void aLostChunkFailsThePushAndTheNextPushArrivesWhole() throws Exception {
     lostChunkFailsTheCopyAndTheNextArrivesWhole(0, 1, 1);
+  }
+
+  @Test
+  void aSourceThatCannotBeReadFailsTheChunksThatWillNotComeWithItsReason() throws Exception {
+    BulkSource whole = BulkSource.of(new byte[3 * NodeCopy.BATCH * NodeCopy.CHUNK]);
+    BulkSource failing =
+        new BulkSource() {
+          @Override
+          public long length() {
+            return whole.length();
+          }
+
+          @Override
+          public CompletionStage<List<Slice>> read(long from, int length) {
+            return from == 0
+                ? whole.read(from, length)
+                : CompletableFuture.failedStage(new IllegalStateException("buffer 12 was freed"));
+          }
+        };
+    Bulk zero = cluster.node(0).bulk();
+    Bulk one = cluster.node(1).bulk();
+    String from = cluster.node(0).selfNode();
+    long transfer = zero.pushId();
+    long first = NodeCopy.CHUNK;
+    long missing = (long) NodeCopy.BATCH * NodeCopy.CHUNK;
+    CompletableFuture<byte[]> arrived =
+        one.inbox().expect(new Inbox.Key(from, transfer, first), true);
+    CompletableFuture<byte[]> lost =
+        one.inbox().expect(new Inbox.Key(from, transfer, missing), true);
+    CompletionStage<Void> sent = zero.send(cluster.node(1).selfNode(), transfer, 0, failing);
+
+    assertEquals(NodeCopy.CHUNK, arrived.get(30, TimeUnit.SECONDS).length);
+    ExecutionException failure =
+        assertThrows(ExecutionException.class, () -> lost.get(30, TimeUnit.SECONDS));
+    String message = failure.getCause().getMessage();
+    assertTrue(message.contains("buffer 12 was freed") && message.contains(from), message);
+    assertThrows(
+        ExecutionException.class, () -> sent.toCompletableFuture().get(30, TimeUnit.SECONDS));
   }
 
   /** A copy from node {@code from} to {@code to} on a stream of node 0; sign: the transfer ids'. */
