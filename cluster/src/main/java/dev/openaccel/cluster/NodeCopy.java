@@ -89,7 +89,16 @@ final class NodeCopy {
     NodePort target = ports.apply(dst.node());
     BulkSource bytes = transfers.source(source, 0, dst.size());
     CompletableFuture<Void> stored = new CompletableFuture<>();
-    stream.launch("copy-out", () -> relay(target.store(dst.bufferId(), bytes), stored));
+    stream.launch(
+        "copy-out",
+        () -> {
+          try {
+            relay(target.store(dst.bufferId(), bytes), stored);
+          } catch (RuntimeException failure) {
+            stored.completeExceptionally(failure); // else the wait below would never end
+            throw failure;
+          }
+        });
     stream.waitFor(Failures.naming(stored, "copy to " + dst));
   }
 
