@@ -1,6 +1,8 @@
 package dev.openaccel.cluster;
 
 import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -17,7 +19,8 @@ import org.apache.pekko.actor.typed.Props;
  * the transfer with a positive id; a node that asks for bytes (a read, a pulled copy) with a
  * negative one. The receiver keys chunks by the sender's node, so the two never collide.
  *
- * <p>Owns: the sender table and the id counter. Thread-safe.
+ * <p>Owns: the sender table and the id counter (each sender owns its published peak read-ahead).
+ * Thread-safe.
  */
 final class Bulk {
   /**
@@ -32,6 +35,7 @@ final class Bulk {
   private final ChunkPool pool;
   private final Inbox inbox;
   private final Map<String, ActorRef<BulkSender.Command>> senders = new ConcurrentHashMap<>();
+  private final Map<String, AtomicLong> peaks = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
   private final AtomicLong names = new AtomicLong();
 
@@ -59,17 +63,27 @@ final class Bulk {
   }
 
   /**
-   * Queues {@code data} for {@code node}, as transfer {@code transferId} from {@code offset}; a
-   * {@code pooled} array (one chunk of the {@link ChunkPool}) is handed over and goes back to the
-   * pool once sent.
+   * Queues {@code source} for {@code node}, as transfer {@code transferId} whose bytes go to
+   * offsets from {@code offset}. This is the one way bytes leave this node: writes, reads and both
+   * kinds of copy. The stage completes once the last chunk was handed to Artery, exceptionally if
+   * the source could not be read (the receiver is told, and fails the chunks not sent) or the node
+   * left.
    */
-  void send(String node, long transferId, long offset, byte[] data, boolean pooled) {
-    if (pooled && data.length != NodeCopy.CHUNK) {
-      throw new IllegalArgumentException("a pooled array is one chunk, not " + data.length);
-    }
+  CompletionStage<Void> send(String node, long transferId, long offset, BulkSource source) {
+    CompletableFuture<Void> sent = new CompletableFuture<>();
     senders
         .computeIfAbsent(node, this::spawnSender)
-        .tell(new BulkSender.Send(transferId, offset, data, pooled));
+        .tell(new BulkSender.Send(transferId, offset, source, sent));
+    return sent;
+  }
+
+  /**
+   * The most bytes of sources the sender to {@code node} has had read and not yet sent at once (its
+   * read-ahead); 0 if it never sent. For tests and diagnostics.
+   */
+  long peakReadAhead(String node) {
+    AtomicLong peak = peaks.get(node);
+    return peak == null ? 0 : peak.get();
   }
 
   ChunkPool pool() {
@@ -80,16 +94,17 @@ final class Bulk {
   void nodeLeft(String node, String why) {
     ActorRef<BulkSender.Command> sender = senders.remove(node);
     if (sender != null) {
-      sender.tell(BulkSender.Stop.INSTANCE);
+      sender.tell(new BulkSender.Stop(why));
     }
     inbox.nodeLeft(node, why);
   }
 
   private ActorRef<BulkSender.Command> spawnSender(String node) {
-    ActorRef<BulkProtocol.Chunk> receiver =
+    ActorRef<BulkMessage> receiver =
         ActorRefResolver.get(system).resolveActorRef(node + "/system/" + BulkReceiver.NAME);
+    AtomicLong peak = peaks.computeIfAbsent(node, n -> new AtomicLong());
     return system.systemActorOf(
-        BulkSender.create(node, receiver, settings.window(), settings.bulkTimeout()),
+        BulkSender.create(node, receiver, settings.window(), settings.bulkTimeout(), peak),
         "openaccel-bulk-to-" + names.incrementAndGet(),
         ON_OWN);
   }

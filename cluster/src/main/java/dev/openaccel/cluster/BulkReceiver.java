@@ -1,5 +1,6 @@
 package dev.openaccel.cluster;
 
+import dev.openaccel.runtime.DeviceExecutionException;
 import java.time.Duration;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.Behavior;
@@ -8,8 +9,9 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 /**
  * Takes in the bulk data other nodes send this one (a system actor named {@link #NAME}, a
  * large-message destination in {@code reference.conf}), hands each chunk to the {@link Inbox} and
- * gives its sender the credit back. Chunks from nodes that are not members are dropped (their
- * arrays go back to the {@link ChunkPool}). Internal.
+ * gives its sender the credit back when the chunk asks for it. Chunks from nodes that are not
+ * members are dropped (their arrays go back to the {@link ChunkPool}). An {@link
+ * BulkProtocol.Abort} fails the chunks of its transfer that will not come. Internal.
  *
  * <p>Owns nothing: the state is the inbox's.
  */
@@ -37,11 +39,18 @@ final class BulkReceiver {
                     } else {
                       inbox.recycle(chunk.data());
                     }
-                    chunk
-                        .replyTo()
-                        .tell(
-                            new BulkProtocol.Credit(
-                                chunk.transferId(), chunk.offset(), chunk.length()));
+                    if (chunk.ack()) {
+                      chunk.replyTo().tell(new BulkProtocol.Credit(chunk.seq()));
+                    }
+                    return Behaviors.same();
+                  })
+              .onMessage(
+                  BulkProtocol.Abort.class,
+                  abort -> {
+                    String from = abort.replyTo().path().address().toString();
+                    if (members.admits(from)) {
+                      fail(inbox, from, abort);
+                    }
                     return Behaviors.same();
                   })
               .onMessageEquals(
@@ -52,5 +61,22 @@ final class BulkReceiver {
                   })
               .build();
         });
+  }
+
+  private static void fail(Inbox inbox, String from, BulkProtocol.Abort abort) {
+    DeviceExecutionException failure =
+        new DeviceExecutionException(
+            "bulk transfer "
+                + abort.transferId()
+                + " from node "
+                + from
+                + " failed at offset "
+                + abort.offset()
+                + ": "
+                + abort.reason());
+    for (int i = 0; i < abort.chunks(); i++) {
+      long offset = abort.offset() + (long) i * NodeCopy.CHUNK;
+      inbox.fail(new Inbox.Key(from, abort.transferId(), offset), failure);
+    }
   }
 }

@@ -20,6 +20,7 @@ public final class BulkSerializer extends SerializerWithStringManifest
     implements ByteBufferSerializer {
   private static final String CHUNK = "C";
   private static final String CREDIT = "K";
+  private static final String ABORT = "A";
 
   private final ActorRefResolver resolver;
   private final ExtendedActorSystem system;
@@ -43,6 +44,9 @@ public final class BulkSerializer extends SerializerWithStringManifest
     if (o instanceof BulkProtocol.Credit) {
       return CREDIT;
     }
+    if (o instanceof BulkProtocol.Abort) {
+      return ABORT;
+    }
     throw new IllegalArgumentException("not a bulk message: " + o.getClass().getName());
   }
 
@@ -56,14 +60,19 @@ public final class BulkSerializer extends SerializerWithStringManifest
   @Override
   public void toBinary(Object o, ByteBuffer buffer) {
     if (o instanceof BulkProtocol.Chunk chunk) {
-      byte[] ref = resolver.toSerializationFormat(chunk.replyTo()).getBytes(StandardCharsets.UTF_8);
-      buffer.putLong(chunk.transferId()).putLong(chunk.offset()).putInt(ref.length).put(ref);
+      buffer.putLong(chunk.transferId()).putLong(chunk.offset()).putLong(chunk.seq());
+      buffer.put((byte) (chunk.ack() ? 1 : 0));
+      putString(buffer, resolver.toSerializationFormat(chunk.replyTo()));
       buffer.putInt(chunk.length()).put(chunk.data(), chunk.start(), chunk.length());
       if (chunk.pooled()) {
         ChunkPool.of(system).give(chunk.data());
       }
     } else if (o instanceof BulkProtocol.Credit credit) {
-      buffer.putLong(credit.transferId()).putLong(credit.offset()).putInt(credit.length());
+      buffer.putLong(credit.seq());
+    } else if (o instanceof BulkProtocol.Abort abort) {
+      buffer.putLong(abort.transferId()).putLong(abort.offset()).putInt(abort.chunks());
+      putString(buffer, resolver.toSerializationFormat(abort.replyTo()));
+      putString(buffer, abort.reason());
     } else {
       throw new IllegalArgumentException("not a bulk message: " + o.getClass().getName());
     }
@@ -76,29 +85,53 @@ public final class BulkSerializer extends SerializerWithStringManifest
 
   @Override
   public Object fromBinary(ByteBuffer buffer, String manifest) throws NotSerializableException {
-    long transferId = buffer.getLong();
-    long offset = buffer.getLong();
     switch (manifest) {
       case CHUNK -> {
-        byte[] ref = new byte[buffer.getInt()];
-        buffer.get(ref);
+        long transferId = buffer.getLong();
+        long offset = buffer.getLong();
+        long seq = buffer.getLong();
+        boolean ack = buffer.get() != 0;
+        ActorRef<BulkProtocol.Credit> replyTo = resolver.resolveActorRef(getString(buffer));
         byte[] data = ChunkPool.of(system).take(buffer.getInt());
         buffer.get(data);
-        ActorRef<BulkProtocol.Credit> replyTo =
-            resolver.resolveActorRef(new String(ref, StandardCharsets.UTF_8));
-        return new BulkProtocol.Chunk(transferId, offset, data, 0, data.length, replyTo);
+        return new BulkProtocol.Chunk(
+            transferId, offset, data, 0, data.length, replyTo, false, seq, ack);
       }
       case CREDIT -> {
-        return new BulkProtocol.Credit(transferId, offset, buffer.getInt());
+        return new BulkProtocol.Credit(buffer.getLong());
+      }
+      case ABORT -> {
+        long transferId = buffer.getLong();
+        long offset = buffer.getLong();
+        int chunks = buffer.getInt();
+        ActorRef<BulkProtocol.Credit> replyTo = resolver.resolveActorRef(getString(buffer));
+        return new BulkProtocol.Abort(transferId, offset, chunks, getString(buffer), replyTo);
       }
       default -> throw new NotSerializableException("unknown bulk manifest '" + manifest + "'");
     }
   }
 
+  private static void putString(ByteBuffer buffer, String value) {
+    byte[] bytes = value.getBytes(StandardCharsets.UTF_8);
+    buffer.putInt(bytes.length).put(bytes);
+  }
+
+  private static String getString(ByteBuffer buffer) {
+    byte[] bytes = new byte[buffer.getInt()];
+    buffer.get(bytes);
+    return new String(bytes, StandardCharsets.UTF_8);
+  }
+
   private int size(Object o) {
     if (o instanceof BulkProtocol.Chunk chunk) {
-      return 24 + chunk.length() + 4 * resolver.toSerializationFormat(chunk.replyTo()).length();
+      return 33 + chunk.length() + 4 * resolver.toSerializationFormat(chunk.replyTo()).length();
     }
-    return 20;
+    if (o instanceof BulkProtocol.Abort abort) {
+      return 28
+          + 4
+              * (resolver.toSerializationFormat(abort.replyTo()).length()
+                  + abort.reason().length());
+    }
+    return 8;
   }
 }

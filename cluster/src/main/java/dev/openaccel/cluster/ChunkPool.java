@@ -15,10 +15,11 @@ import org.apache.pekko.actor.typed.javadsl.Adapter;
  * <p>Ownership passes with the array: whoever took it from the pool owns it until it gives it back,
  * hands it on, or drops it. The receiving side: {@link BulkSerializer} takes one per incoming
  * chunk, the {@link Inbox} holds it until a stream's copy-in has written it into the destination
- * buffer, and the copy-in gives it back. The sending side: a fetch reads into pooled arrays, and
- * the serializer gives each back once it has written it into Artery's buffer. An array that leaves
- * this path (a read whose bytes go to the caller, a message Artery dropped) is simply never given
- * back: the pool then allocates a new one. Arrays of any other length are never pooled.
+ * buffer, and the copy-in gives it back. The sending side: a {@link BufferSource} reads device
+ * buffers into pooled arrays for its {@link BulkSender}, and the serializer gives each back once it
+ * has written it into Artery's buffer. An array that leaves this path (a read whose bytes go to the
+ * caller, a message Artery dropped) is simply never given back: the pool then allocates a new one.
+ * Arrays of any other length are never pooled.
  *
  * <p>Owns: the free arrays, at most the bulk window's worth ({@code
  * openaccel.cluster.bulk.window}), so an idle node keeps at most that much. Thread-safe (a bounded

@@ -59,6 +59,7 @@ public final class ClusterAccelerator implements Extension {
   private final Waits waits;
   private final RemoteEvents remoteEvents;
   private final LocalNode local;
+  private final Bulk bulk;
 
   private ClusterAccelerator(ActorSystem<?> system) {
     this.accelerator = Accelerator.get(system);
@@ -72,10 +73,11 @@ public final class ClusterAccelerator implements Extension {
       this.waits = null;
       this.remoteEvents = null;
       this.local = null;
+      this.bulk = null;
       return;
     }
     Membership membership = new Membership(Cluster.get(system), self);
-    Bulk bulk = new Bulk(system, settings, membership);
+    this.bulk = new Bulk(system, settings, membership);
     // Copies to or from another node need that node's port: looked up when the copy runs.
     this.local = new LocalNode(accelerator, kernels, self, this::portOf, bulk);
     this.nodes =
@@ -92,6 +94,11 @@ public final class ClusterAccelerator implements Extension {
   /** The cluster accelerator of {@code system}. */
   public static ClusterAccelerator get(ActorSystem<?> system) {
     return Id.getInstance().apply(system);
+  }
+
+  /** This node's end of the bulk lanes; null outside a cluster. Internal, for tests. */
+  Bulk bulk() {
+    return bulk;
   }
 
   /** Whether the actor system is a cluster node, so that this extension is active. */

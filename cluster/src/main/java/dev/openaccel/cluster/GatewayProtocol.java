@@ -117,7 +117,10 @@ final class GatewayProtocol {
       Device device, long streamId, RemoteBuffer src, RemoteBuffer dst, ActorRef<Reply> replyTo)
       implements Command {}
 
-  /** Reads on the owner's transfer stream, for a copy another node runs; bytes on the bulk lane. */
+  /**
+   * The range of a buffer, for a copy another node runs: the owner streams it on the bulk lane as
+   * one transfer, read on its read stream as the credit window allows, and answers once it is sent.
+   */
   record Fetch(
       long requestId,
       long bufferId,

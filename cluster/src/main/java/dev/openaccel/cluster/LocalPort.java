@@ -109,34 +109,25 @@ final class LocalPort implements NodePort {
     local.transfers().copy(device, streamId, src, dst);
   }
 
+  /** Never called: a copy within this node is a stream copy. Fails every chunk, saying so. */
   @Override
   public List<CompletableFuture<byte[]>> fetch(long bufferId, int offset, int length) {
     List<CompletableFuture<byte[]>> chunks = new ArrayList<>();
     for (int i = 0; i < NodeCopy.chunks(length); i++) {
-      chunks.add(new CompletableFuture<>());
+      chunks.add(CompletableFuture.failedFuture(withinNode("fetch")));
     }
-    Failures.guard(() -> local.transfers().fetch(bufferId, offset, length))
-        .whenComplete(
-            (read, failure) -> {
-              for (int i = 0; i < chunks.size(); i++) {
-                if (failure == null) {
-                  chunks.get(i).complete(read.get(i));
-                } else {
-                  chunks.get(i).completeExceptionally(Failures.unwrap(failure));
-                }
-              }
-            });
     return chunks;
   }
 
-  /** Unused by copies (a push stores on another node); writes on the owner's transfer stream. */
+  /** Never called: a copy within this node is a stream copy. Fails, saying so. */
   @Override
-  public CompletionStage<Void> store(long bufferId, byte[] bytes) {
-    return Failures.guard(
-        () -> {
-          CompletableFuture<byte[]> all = CompletableFuture.completedFuture(bytes);
-          return local.transfers().storeLocal(bufferId, all);
-        });
+  public CompletionStage<Void> store(long bufferId, BulkSource source) {
+    return CompletableFuture.failedStage(withinNode("store"));
+  }
+
+  private UnsupportedOperationException withinNode(String what) {
+    return new UnsupportedOperationException(
+        what + " serves other nodes; a copy within node " + local.node() + " is a stream copy");
   }
 
   @Override

@@ -16,9 +16,9 @@ import java.util.function.Function;
  * for what the stream records next, when the bytes are in the destination. The other node serves
  * its side on a transfer stream of its own; order it against its other work with events. Bytes
  * cross the wire on the bulk lane ({@link Bulk}) in chunks of {@link #CHUNK} bytes, well below
- * Artery's default maximum frame size for large messages. A pull asks for {@link #BATCH} chunks per
- * request and keeps at most {@link #PULL_AHEAD} requests outstanding, so the owner reads only what
- * is about to be sent.
+ * Artery's default maximum frame size for large messages. Either way the bytes cross in one
+ * transfer, sent by the node that has them through its {@link BulkSender}: a pull is a single
+ * request, answered by the owner pushing the range under the same credit window as a push.
  */
 final class NodeCopy {
   /**
@@ -30,14 +30,8 @@ final class NodeCopy {
    */
   static final int CHUNK = 256 * 1024;
 
-  /**
-   * Chunks one pull asks for in one request (read by one kernel on the owner), and chunks one
-   * copy-in kernel writes: 2 MiB.
-   */
+  /** Chunks one read kernel of a sent buffer reads, and one copy-in kernel writes: 2 MiB. */
   static final int BATCH = 8;
-
-  /** Requests one pull keeps outstanding, so at most 4 MiB are read ahead of the copy-in. */
-  static final int PULL_AHEAD = 2;
 
   /** The chunks {@code length} bytes take, at least one. */
   static int chunks(long length) {
@@ -86,30 +80,31 @@ final class NodeCopy {
     }
   }
 
-  /** Reads the buffer in stream order, ships it, and holds the stream until it is stored. */
+  /**
+   * When the stream gets here, ships the buffer through the bulk sender (which reads it a part at a
+   * time as the credit window allows), and holds the stream until it is stored: nothing later on
+   * the stream can change the bytes meanwhile.
+   */
   private void push(DeviceBuffer source, RemoteBuffer dst) {
     NodePort target = ports.apply(dst.node());
+    BulkSource bytes = transfers.source(source, 0, dst.size());
     CompletableFuture<Void> stored = new CompletableFuture<>();
     stream.launch(
         "copy-out",
-        context -> {
+        () -> {
           try {
-            byte[] bytes = new byte[(int) dst.size()];
-            context.buffer(0).get(0, bytes);
             relay(target.store(dst.bufferId(), bytes), stored);
           } catch (RuntimeException failure) {
-            stored.completeExceptionally(failure);
+            stored.completeExceptionally(failure); // else the wait below would never end
             throw failure;
           }
-        },
-        source);
+        });
     stream.waitFor(Failures.naming(stored, "copy to " + dst));
   }
 
   /**
-   * Requests the chunks when the stream gets here, {@link #BATCH} per request and {@link
-   * #PULL_AHEAD} requests ahead, and writes each batch in as it comes. A failed request fails the
-   * chunks not yet requested after it.
+   * Requests the whole range when the stream gets here (the owner streams it as the credit window
+   * allows), and writes the chunks in, {@link #BATCH} at a time, as they come.
    */
   private void pull(RemoteBuffer src, DeviceBuffer target) {
     NodePort source = ports.apply(src.node());
@@ -117,44 +112,15 @@ final class NodeCopy {
     for (int i = 0; i < chunks(src.size()); i++) {
       chunks.add(new CompletableFuture<>());
     }
-    int batches = (chunks.size() + BATCH - 1) / BATCH;
     stream.launch(
         "copy-fetch",
         () -> {
-          for (int b = 0; b < Math.min(PULL_AHEAD, batches); b++) {
-            request(source, src, chunks, b);
+          List<CompletableFuture<byte[]>> got = source.fetch(src.bufferId(), 0, (int) src.size());
+          for (int i = 0; i < chunks.size(); i++) {
+            relay(got.get(i), chunks.get(i));
           }
         });
     transfers.copyIn(stream, target, 0, chunks, true);
-  }
-
-  private static void request(
-      NodePort source, RemoteBuffer src, List<CompletableFuture<byte[]>> chunks, int batch) {
-    int first = batch * BATCH;
-    int last = Math.min(first + BATCH, chunks.size());
-    int offset = first * CHUNK;
-    int length = (int) Math.min((long) (last - first) * CHUNK, src.size() - offset);
-    List<CompletableFuture<byte[]>> got = source.fetch(src.bufferId(), offset, length);
-    for (int i = first; i < last; i++) {
-      relay(got.get(i - first), chunks.get(i));
-    }
-    CompletableFuture.allOf(chunks.subList(first, last).toArray(CompletableFuture[]::new))
-        .whenComplete(
-            (all, failure) -> {
-              int next = batch + PULL_AHEAD;
-              if (next * BATCH >= chunks.size()) {
-                return;
-              }
-              if (failure == null) {
-                request(source, src, chunks, next);
-              } else {
-                for (int j = next * BATCH; j < chunks.size(); j++) {
-                  if ((j / BATCH - batch) % PULL_AHEAD == 0) {
-                    chunks.get(j).completeExceptionally(Failures.unwrap(failure));
-                  }
-                }
-              }
-            });
   }
 
   private static <T> void relay(CompletionStage<T> from, CompletableFuture<? super T> to) {

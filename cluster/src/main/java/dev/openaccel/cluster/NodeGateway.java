@@ -1,9 +1,5 @@
 package dev.openaccel.cluster;
 
-import dev.openaccel.cluster.GatewayProtocol.Reply;
-import java.util.concurrent.CompletionStage;
-import java.util.function.Supplier;
-import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.SupervisorStrategy;
 import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
@@ -201,35 +197,37 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
         .writeFrom(from, m.device(), m.streamId(), m.bufferId(), m.transferId(), m.length());
   }
 
+  /** Reads in stream order, then sends the bytes and answers once they are on their way. */
   private void onRead(GatewayProtocol.Read m, String from) {
-    sendBytes(
+    Replies.doneLater(
         m.requestId(),
         m.replyTo(),
-        from,
-        m.transferId(),
-        m.offset(),
         () ->
-            local.transfers().read(m.device(), m.streamId(), m.bufferId(), m.offset(), m.length()));
+            local
+                .transfers()
+                .read(m.device(), m.streamId(), m.bufferId(), m.offset(), m.length())
+                .thenCompose(
+                    bytes -> bulk.send(from, m.transferId(), m.offset(), BulkSource.of(bytes))));
   }
 
   private void onCopy(GatewayProtocol.Copy m, String from) {
     local.transfers().copy(m.device(), m.streamId(), m.src(), m.dst());
   }
 
-  /** Sends the chunks (pooled arrays, handed over) on the bulk lane, then answers on this one. */
+  /**
+   * Streams the range to the requester through the bulk sender, read as the credit window allows,
+   * and answers once the last chunk is on its way (or the read failed).
+   */
   private void onFetch(GatewayProtocol.Fetch m, String from) {
-    Replies.answerLater(
+    Replies.doneLater(
         m.requestId(),
         m.replyTo(),
-        () -> local.transfers().fetch(m.bufferId(), m.offset(), m.length()),
-        chunks -> {
-          for (int i = 0; i < chunks.size(); i++) {
-            byte[] chunk = chunks.get(i);
-            long at = m.offset() + (long) i * NodeCopy.CHUNK;
-            bulk.send(from, m.transferId(), at, chunk, chunk.length == NodeCopy.CHUNK);
-          }
-          return new GatewayProtocol.Done(m.requestId());
-        });
+        () ->
+            bulk.send(
+                from,
+                m.transferId(),
+                m.offset(),
+                local.transfers().source(m.bufferId(), m.offset(), m.length())));
   }
 
   private void onStore(GatewayProtocol.Store m, String from) {
@@ -237,23 +235,5 @@ final class NodeGateway extends AbstractBehavior<GatewayProtocol.Command> {
         m.requestId(),
         m.replyTo(),
         () -> local.transfers().storeFrom(from, m.bufferId(), m.transferId(), m.length()));
-  }
-
-  /** Sends the bytes on the bulk lane, then answers on this one that they are on their way. */
-  private void sendBytes(
-      long requestId,
-      ActorRef<Reply> replyTo,
-      String to,
-      long transferId,
-      long offset,
-      Supplier<CompletionStage<byte[]>> read) {
-    Replies.answerLater(
-        requestId,
-        replyTo,
-        read,
-        bytes -> {
-          bulk.send(to, transferId, offset, bytes, false);
-          return new GatewayProtocol.Done(requestId);
-        });
   }
 }

@@ -60,14 +60,18 @@ interface NodePort {
   void copy(Device device, long streamId, RemoteBuffer src, RemoteBuffer dst);
 
   /**
-   * The bytes {@code [offset, offset + length)} of a buffer, read on the owner's transfer stream in
-   * one request: one stage per chunk of {@link NodeCopy#CHUNK} bytes, each completing as its chunk
-   * arrives, with an array of the {@link ChunkPool} for a whole chunk (passed to the caller).
+   * The bytes {@code [offset, offset + length)} of another node's buffer, in one request: the owner
+   * streams them as the bulk window allows. One stage per chunk of {@link NodeCopy#CHUNK} bytes,
+   * each completing as its chunk arrives, with an array of the {@link ChunkPool} for a whole chunk
+   * (passed to the caller). Copies within one node are stream copies and never fetch.
    */
   List<CompletableFuture<byte[]>> fetch(long bufferId, int offset, int length);
 
-  /** All of a buffer's bytes, written on the owner's transfer stream. */
-  CompletionStage<Void> store(long bufferId, byte[] bytes);
+  /**
+   * All of another node's buffer, written on its transfer stream from {@code source}, which is sent
+   * as the bulk window allows. Copies within one node are stream copies and never store.
+   */
+  CompletionStage<Void> store(long bufferId, BulkSource source);
 
   /**
    * The owner's latest record of the event, as of when the owner handles the request; with {@code

@@ -129,7 +129,8 @@ final class RemotePort implements NodePort {
     tell(
         (id, replyTo) ->
             new GatewayProtocol.Write(device, streamId, bufferId, transfer, bytes.length, replyTo));
-    bulk.send(node, transfer, 0, bytes, false);
+    // Should the node leave before all is sent, the stream's next synchronize reports it.
+    bulk.send(node, transfer, 0, BulkSource.of(bytes));
   }
 
   @Override
@@ -158,15 +159,22 @@ final class RemotePort implements NodePort {
             new GatewayProtocol.Fetch(id, bufferId, offset, length, transfer, replyTo));
   }
 
+  /** Completes when the owner has stored it; fails at once if the source cannot be sent. */
   @Override
-  public CompletionStage<Void> store(long bufferId, byte[] bytes) {
+  public CompletionStage<Void> store(long bufferId, BulkSource source) {
     long transfer = bulk.pushId();
     CompletableFuture<Void> stored =
         ask(
             (id, replyTo) ->
-                new GatewayProtocol.Store(id, bufferId, transfer, bytes.length, replyTo),
+                new GatewayProtocol.Store(id, bufferId, transfer, (int) source.length(), replyTo),
             reply -> null);
-    bulk.send(node, transfer, 0, bytes, false);
+    bulk.send(node, transfer, 0, source)
+        .whenComplete(
+            (sent, failure) -> {
+              if (failure != null) {
+                stored.completeExceptionally(Failures.unwrap(failure));
+              }
+            });
     return stored;
   }
 

@@ -4,6 +4,7 @@ import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.Stream;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -15,11 +16,13 @@ import java.util.function.Function;
 /**
  * The owner's side of bulk data: writes, reads and copies of this node's buffers whose bytes cross
  * the bulk lane ({@link Bulk}), each ordered on a stream. Requests of other nodes that are ordered
- * only by the events their requester waited on (fetches and stores of a copy) run on a transfer
- * stream per device. Internal.
+ * only by the events their requester waited on run on streams of their own per device: stores of a
+ * copy on a transfer stream (whose copy-ins wait for chunks), and the reads of every buffer sent
+ * from here ({@link BufferSource}) on a read stream, which runs nothing else and so never waits for
+ * the network. Internal.
  *
- * <p>Owns: one transfer stream per device. Thread-safe: every method only enqueues on streams or
- * reads concurrent maps.
+ * <p>Owns: one transfer stream and one read stream per device. Thread-safe: every method only
+ * enqueues on streams or reads concurrent maps.
  */
 final class Transfers {
   private final LocalNode local;
@@ -27,6 +30,7 @@ final class Transfers {
   private final Inbox inbox;
   private final ChunkPool pool;
   private final Map<Device, Stream> transferStreams = new ConcurrentHashMap<>();
+  private final Map<Device, Stream> readStreams = new ConcurrentHashMap<>();
 
   Transfers(LocalNode local, Function<String, NodePort> ports, Inbox inbox, ChunkPool pool) {
     this.local = local;
@@ -48,7 +52,7 @@ final class Transfers {
       LocalNode.failOn(stream, "write", misuse);
       return;
     }
-    copyIn(stream, buffer, from, transferId, length);
+    copyIn(stream, buffer, from, transferId, length, true);
   }
 
   /** Reads on the stream {@code streamId}, in its order. */
@@ -59,27 +63,20 @@ final class Transfers {
   }
 
   /**
-   * Reads {@code length} bytes from {@code offset} on the buffer's transfer stream (ordered only by
-   * the events the requester waited on) into chunks of {@link NodeCopy#CHUNK} bytes, whole ones in
-   * arrays of the {@link ChunkPool} that pass to the caller.
+   * The bytes {@code [offset, offset + length)} of a buffer as a source for the bulk lane, read a
+   * part at a time on the device's read stream as the sender has room (a pull served by this node:
+   * ordered only by the events the requester waited on).
+   *
+   * @throws IllegalArgumentException if the buffer is unknown or the range is outside it
    */
-  CompletionStage<List<byte[]>> fetch(long bufferId, int offset, int length) {
-    DeviceBuffer buffer = local.buffer(bufferId);
-    Stream stream = transferStream(buffer.device());
-    buffer.recordStream(stream);
-    int count = NodeCopy.chunks(length);
-    List<byte[]> chunks = new ArrayList<>(count);
-    stream.launch(
-        "fetch",
-        context -> {
-          for (int i = 0; i < count; i++) {
-            byte[] chunk = pool.take(Math.min(NodeCopy.CHUNK, length - i * NodeCopy.CHUNK));
-            context.buffer(0).get(offset + i * NodeCopy.CHUNK, chunk);
-            chunks.add(chunk);
-          }
-        },
-        buffer);
-    return whenReached(stream, chunks);
+  BulkSource source(long bufferId, long offset, long length) {
+    return source(local.buffer(bufferId), offset, length);
+  }
+
+  /** Like {@link #source(long, long, long)}, for a buffer at hand (a push from this node). */
+  BulkSource source(DeviceBuffer buffer, long offset, long length) {
+    Stream reads = readStreams.computeIfAbsent(buffer.device(), this::newStream);
+    return new BufferSource(reads, buffer, offset, length, pool);
   }
 
   /** Writes bulk transfer {@code transferId} of {@code from} on the buffer's transfer stream. */
@@ -87,17 +84,7 @@ final class Transfers {
     DeviceBuffer buffer = local.buffer(bufferId);
     Stream stream = transferStream(buffer.device());
     buffer.recordStream(stream);
-    copyIn(stream, buffer, from, transferId, length);
-    return whenReached(stream, null);
-  }
-
-  /** Writes {@code bytes}, when they come, into the buffer on its transfer stream. */
-  CompletionStage<Void> storeLocal(long bufferId, CompletableFuture<byte[]> bytes) {
-    DeviceBuffer buffer = local.buffer(bufferId);
-    Stream stream = transferStream(buffer.device());
-    buffer.recordStream(stream);
-    copyIn(stream, buffer, 0, List.of(bytes), false);
-    return whenReached(stream, null);
+    return copyIn(stream, buffer, from, transferId, length, false);
   }
 
   void copy(Device device, long streamId, RemoteBuffer src, RemoteBuffer dst) {
@@ -111,51 +98,91 @@ final class Transfers {
 
   /**
    * Writes the chunks of a bulk transfer into {@code buffer} in stream order: the stream waits for
-   * them, then puts them. A lost chunk fails the wait, so the stream's next sync reports it.
+   * them, then puts them. A lost chunk fails the result (and, with {@code failStream}, the wait, so
+   * the stream's next sync reports it).
    */
-  void copyIn(Stream stream, DeviceBuffer buffer, String from, long transferId, long length) {
+  CompletableFuture<Void> copyIn(
+      Stream stream,
+      DeviceBuffer buffer,
+      String from,
+      long transferId,
+      long length,
+      boolean failStream) {
     List<CompletableFuture<byte[]>> chunks = new ArrayList<>();
-    for (long offset = 0; offset < length; offset += NodeCopy.CHUNK) {
+    for (int i = 0; i < NodeCopy.chunks(length); i++) { // one empty chunk if length is 0
+      long offset = (long) i * NodeCopy.CHUNK;
       chunks.add(inbox.expect(new Inbox.Key(from, transferId, offset), true));
     }
-    copyIn(stream, buffer, 0, chunks, true);
+    return copyIn(stream, buffer, 0, chunks, failStream);
   }
 
   /**
    * The stream waits for {@code chunks}, then puts them one after the other from {@code offset} of
    * {@code buffer} (each but the last {@link NodeCopy#CHUNK} bytes long), {@link NodeCopy#BATCH} at
-   * a time: one wait and one kernel per batch. {@code pooled} chunks (those that came from the
-   * {@link Inbox}) then go back to the {@link ChunkPool}.
+   * a time: one wait and one kernel per batch; their arrays then go back to the {@link ChunkPool}.
+   * The result completes once the last batch is in, exceptionally with the first failure of a chunk
+   * or a kernel. With {@code failStream} (a caller's stream) failures also fail the stream's waits
+   * and kernels, so its next sync reports them; without (this node's transfer stream, shared by the
+   * requests of all nodes) they reach only the result, so one failed transfer never fails the
+   * transfers after it.
    */
-  void copyIn(
+  CompletableFuture<Void> copyIn(
       Stream stream,
       DeviceBuffer buffer,
       long offset,
       List<CompletableFuture<byte[]>> chunks,
-      boolean pooled) {
+      boolean failStream) {
+    CompletableFuture<Void> done = new CompletableFuture<>();
+    if (chunks.isEmpty()) {
+      done.complete(null);
+    }
+    CompletableFuture<Void> all = CompletableFuture.allOf(chunks.toArray(CompletableFuture[]::new));
     for (int first = 0; first < chunks.size(); first += NodeCopy.BATCH) {
       List<CompletableFuture<byte[]>> batch =
           chunks.subList(first, Math.min(first + NodeCopy.BATCH, chunks.size()));
       long at = offset + (long) first * NodeCopy.CHUNK;
-      stream.waitFor(CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new)));
+      boolean last = first + NodeCopy.BATCH >= chunks.size();
+      CompletableFuture<Void> arrived =
+          CompletableFuture.allOf(batch.toArray(CompletableFuture[]::new));
+      stream.waitFor(failStream ? arrived : arrived.exceptionally(failure -> null));
       stream.launch(
           "copy-in",
           context -> {
-            for (int i = 0; i < batch.size(); i++) {
-              // A failed chunk already failed the wait above, which reports it downstream.
-              if (!batch.get(i).isCompletedExceptionally()) {
-                byte[] bytes = batch.get(i).join();
-                try {
-                  context.buffer(0).put((int) (at + (long) i * NodeCopy.CHUNK), bytes);
-                } finally {
-                  if (pooled) {
-                    inbox.recycle(bytes);
-                  }
-                }
+            try {
+              put(context.buffer(0), at, batch);
+            } catch (RuntimeException failure) {
+              done.completeExceptionally(failure);
+              if (failStream) {
+                throw failure;
               }
+            }
+            if (last) {
+              all.whenComplete(
+                  (ok, failure) -> {
+                    if (failure == null) {
+                      done.complete(null);
+                    } else {
+                      done.completeExceptionally(Failures.unwrap(failure));
+                    }
+                  });
             }
           },
           buffer);
+    }
+    return done;
+  }
+
+  /** Puts the chunks that arrived (a failed one already failed the wait or the result). */
+  private void put(ByteBuffer target, long at, List<CompletableFuture<byte[]>> batch) {
+    for (int i = 0; i < batch.size(); i++) {
+      if (!batch.get(i).isCompletedExceptionally()) {
+        byte[] bytes = batch.get(i).join();
+        try {
+          target.put((int) (at + (long) i * NodeCopy.CHUNK), bytes);
+        } finally {
+          inbox.recycle(bytes);
+        }
+      }
     }
   }
 
@@ -188,6 +215,10 @@ final class Transfers {
   }
 
   private Stream transferStream(Device device) {
-    return transferStreams.computeIfAbsent(device, d -> local.accelerator().newStream(d));
+    return transferStreams.computeIfAbsent(device, this::newStream);
+  }
+
+  private Stream newStream(Device device) {
+    return local.accelerator().newStream(device);
   }
 }

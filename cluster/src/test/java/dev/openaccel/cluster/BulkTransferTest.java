@@ -25,6 +25,7 @@ class BulkTransferTest {
   private static final int MIB = 1 << 20;
   private static final int SIZE = 64 * MIB;
   private static final int COUNT = 16;
+  private static final int PUSHES = 4;
   private static final Duration LONG = Duration.ofSeconds(120);
   private TestCluster cluster;
 
@@ -104,6 +105,52 @@ class BulkTransferTest {
       zero.free(sums.get(k));
     }
     sources.forEach(one::free);
+    assertReadAheadBounded(one, zero);
+  }
+
+  @Test
+  void concurrentPushesOf64MiBEachArriveWholeReadAPartAtATime() throws Exception {
+    ClusterAccelerator zero = cluster.node(0);
+    byte[] pattern = new byte[SIZE];
+    Patterns.fill(pattern, new SplittableRandom(7));
+    long expected = crc(pattern);
+    RemoteBuffer source = zero.allocate(cluster.device(0, 0), SIZE);
+    RemoteStream filler = zero.newStream(cluster.device(0, 0));
+    filler.write(pattern, source);
+    assertTrue(filler.synchronize(LONG));
+    List<RemoteStream> pushers = new ArrayList<>();
+    List<RemoteBuffer> targets = new ArrayList<>();
+    for (int k = 0; k < PUSHES; k++) {
+      RemoteStream stream = zero.newStream(cluster.device(0, 0));
+      RemoteBuffer target = zero.allocate(cluster.device(1, k % 2), SIZE);
+      stream.copy(source, target);
+      pushers.add(stream);
+      targets.add(target);
+    }
+    for (int k = 0; k < PUSHES; k++) {
+      assertTrue(pushers.get(k).synchronize(LONG), "push " + k + " did not complete");
+      RemoteStream checker = zero.newStream(cluster.device(1, k % 2));
+      RemoteBuffer sum = zero.allocate(cluster.device(1, k % 2), 8);
+      checker.launch("crc", intArg(0), targets.get(k), sum);
+      byte[] found = checker.read(sum).toCompletableFuture().get(30, TimeUnit.SECONDS);
+      assertEquals(expected, ByteBuffer.wrap(found).getLong(0), "checksum of push " + k);
+      zero.free(sum);
+      zero.free(targets.get(k));
+    }
+    zero.free(source);
+    assertReadAheadBounded(zero, cluster.node(1));
+  }
+
+  /** The sender never held more of its sources than its read-ahead, however much it sent. */
+  private static void assertReadAheadBounded(ClusterAccelerator from, ClusterAccelerator to) {
+    long window = ClusterSettings.from(cluster(from).settings().config()).window();
+    long bound = Math.max(BulkSender.READ, window / 2);
+    long peak = from.bulk().peakReadAhead(to.selfNode());
+    assertTrue(peak > 0 && peak <= bound, "read ahead " + peak + " of at most " + bound);
+  }
+
+  private static org.apache.pekko.actor.typed.ActorSystem<?> cluster(ClusterAccelerator node) {
+    return node.accelerator().system();
   }
 
   private static long crc(byte[] bytes) {

@@ -116,7 +116,7 @@ class SerializationTest {
     byte[] data = {9, 1, 2, 3, -1, 9};
     ActorRef<BulkProtocol.Credit> credits =
         TestProbe.<BulkProtocol.Credit>create(cluster.system(0)).getRef();
-    var chunk = new BulkProtocol.Chunk(-5, 1 << 20, data, 1, 4, credits);
+    var chunk = new BulkProtocol.Chunk(-5, 1 << 20, data, 1, 4, credits, false, 77, true);
     Serializer serializer = serialization.findSerializerFor(chunk);
     assertInstanceOf(BulkSerializer.class, serializer);
     byte[] wire = serialization.serialize(chunk).get();
@@ -130,15 +130,21 @@ class SerializationTest {
     assertEquals(-5, back.transferId());
     assertEquals(1 << 20, back.offset());
     assertEquals(credits, back.replyTo());
-    var credit = new BulkProtocol.Credit(-5, 1 << 20, 4);
-    assertEquals(
-        credit,
-        serialization
-            .deserialize(
-                serialization.serialize(credit).get(),
-                serializer.identifier(),
-                Serializers.manifestFor(serializer, credit))
-            .get());
+    assertEquals(77, back.seq());
+    assertTrue(back.ack());
+    var credit = new BulkProtocol.Credit(77);
+    assertEquals(credit, roundTripBulk(serializer, credit));
+    var abort = new BulkProtocol.Abort(-5, 1 << 20, 3, "buffer 4 was freed", credits);
+    assertEquals(abort, roundTripBulk(serializer, abort));
+  }
+
+  private Object roundTripBulk(Serializer serializer, Object message) {
+    return serialization
+        .deserialize(
+            serialization.serialize(message).get(),
+            serializer.identifier(),
+            Serializers.manifestFor(serializer, message))
+        .get();
   }
 
   /** A class that only Java serialization could write. */
