@@ -2,6 +2,7 @@ package dev.openaccel.opencl;
 
 import static org.lwjgl.opencl.CL12.nclEnqueueBarrierWithWaitList;
 
+import java.util.concurrent.atomic.AtomicBoolean;
 import org.lwjgl.system.MemoryStack;
 
 /**
@@ -13,6 +14,7 @@ import org.lwjgl.system.MemoryStack;
 final class ClBarrier implements ClWork {
   private final ClMarker marker;
   private final long markerEvent;
+  private final AtomicBoolean handedBack = new AtomicBoolean();
 
   /**
    * @param markerEvent the marker's event, live while this is enqueued ({@link
@@ -44,6 +46,16 @@ final class ClBarrier implements ClWork {
     if (completed) {
       marker.endedBefore();
     } else {
+      handBack();
+    }
+  }
+
+  /**
+   * Leaves the report of the marker to the marker's queue: this barrier failed, or work that is not
+   * a marker follows it on its queue, so its own end may be reported late. Once only.
+   */
+  void handBack() {
+    if (handedBack.compareAndSet(false, true)) {
       marker.notReported();
     }
   }

@@ -3,6 +3,7 @@ package dev.openaccel.opencl;
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
 
 import dev.openaccel.runtime.spi.Marker;
+import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.LongConsumer;
 
@@ -28,6 +29,7 @@ final class ClMarker implements Marker {
   private final ClQueue queue;
   private final long seq;
   private final AtomicInteger reporters = new AtomicInteger();
+  private final AtomicBoolean watchClaimed = new AtomicBoolean();
   private boolean released;
 
   /**
@@ -91,10 +93,24 @@ final class ClMarker implements Marker {
     queue.endedOnDevice(seq, end);
   }
 
-  /** A barrier that was to report this marker failed: its queue watches the marker itself. */
+  /**
+   * A barrier that was to report this marker will not (it failed, or it will not be reported soon
+   * itself): its queue watches the marker itself once no barrier reports it.
+   */
   void notReported() {
-    reporters.decrementAndGet();
-    queue.flush(); // its end is then reported another way
+    if (reporters.decrementAndGet() == 0) {
+      queue.reportPromptly(this);
+    }
+  }
+
+  /** True for the one caller that is to register this marker's callback. */
+  boolean claimWatch() {
+    return watchClaimed.compareAndSet(false, true);
+  }
+
+  /** Its callback ran while a barrier was reporting it: it may be watched again. */
+  void unclaimWatch() {
+    watchClaimed.set(false);
   }
 
   long seq() {

@@ -31,7 +31,9 @@ import org.lwjgl.system.MemoryUtil;
  * callback on its own event (skipped if a barrier took over by then); other commands get a marker
  * behind them. So no callback runs on the OpenCL thread that ends a waited-for marker or a barrier
  * (PoCL calls back before it releases the commands waiting), and a cross-stream hop stays on the
- * device.
+ * device. But a record never waits for later work to be reported: when a command that is not a
+ * marker is enqueued behind a marker, that marker gets its own callback (unless a barrier reports
+ * it), and behind a barrier, the barrier hands its marker's report back to that marker's queue.
  *
  * <p>Submissions come from the stream's actor, one at a time; callbacks from OpenCL threads. Owns:
  * the queue handle (released by {@link #close()}), and the entries not yet completed with the count
@@ -91,7 +93,9 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     long seq;
     long handle = 0;
     boolean watched;
+    Runnable prompt;
     synchronized (this) {
+      prompt = keepTailPromptLocked();
       watched = !(command instanceof ClBarrier) && (outstanding == 0 || trace.enabled());
       try {
         rc = command.enqueue(queue, watched ? MemoryUtil.memAddress(event) : 0L);
@@ -110,12 +114,53 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         }
       }
     }
+    prompt.run();
     if (rc != 0) {
       command.ended(false);
       done.fail(new OpenClException(command.toString(), rc));
     } else if (watched) {
       watch(handle, seq, command.name());
     }
+  }
+
+  /**
+   * Called before a command that is not a marker is enqueued behind the current last one: that one
+   * may now end long before anything behind it is reported, so a marker there gets its own callback
+   * (unless a barrier reports it), and a barrier there hands the report of its marker back to that
+   * marker's queue ({@link ClBarrier#handBack}). A record's completion never waits for later work.
+   * Returns what to run outside the monitor.
+   */
+  private Runnable keepTailPromptLocked() {
+    Entry last = entries.peekLast();
+    if (last == null) {
+      return NOTHING;
+    }
+    if (last.work() instanceof ClBarrier barrier) {
+      return barrier::handBack;
+    }
+    return last.marker() == null ? NOTHING : watchUnreportedLocked(last.marker());
+  }
+
+  /**
+   * Marker {@code marker} of this queue is no longer reported by a barrier: it gets its own
+   * callback if it has not been reported yet.
+   */
+  void reportPromptly(ClMarker marker) {
+    Runnable watch;
+    synchronized (this) {
+      Entry first = entries.peekFirst();
+      watch = first == null || first.seq() > marker.seq() ? NOTHING : watchUnreportedLocked(marker);
+    }
+    watch.run();
+  }
+
+  /** A callback for {@code marker}, unless a barrier reports it or one is registered already. */
+  private Runnable watchUnreportedLocked(ClMarker marker) {
+    if (marker.reported() || !marker.claimWatch()) {
+      return NOTHING;
+    }
+    outstanding++;
+    return () -> watchMarker(marker);
   }
 
   @Override
@@ -191,6 +236,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       ClCallbacks.Watcher watcher =
           (ev, status, end) -> {
             if (status >= 0 && marker.reported()) {
+              marker.unclaimWatch(); // should that barrier hand the report back, watch again
               settle(0, status, end, null, true); // a barrier took the report over meanwhile
             } else {
               settle(seq, status, end, null, true);
@@ -255,9 +301,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     if (last.marker() == null) {
       return rearmLocked();
     }
-    outstanding++;
-    ClMarker marker = last.marker();
-    return () -> watchMarker(marker);
+    return watchUnreportedLocked(last.marker());
   }
 
   /** A marker with a callback behind the commands left (nothing if none can be enqueued). */

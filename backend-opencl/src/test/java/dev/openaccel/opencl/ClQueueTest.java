@@ -10,6 +10,7 @@ import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Completion;
+import dev.openaccel.runtime.spi.Marker;
 import java.nio.ByteBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -126,6 +127,25 @@ class ClQueueTest {
   }
 
   @Test
+  void aMarkerBetweenKernelsIsReportedBeforeTheLaterKernelEnds() throws Exception {
+    try (ClQueue queue = new ClQueue(context, 0, true);
+        Buf x = buffer(0, 4)) {
+      CompletableFuture<Long> first = new CompletableFuture<>();
+      CompletableFuture<Long> marker = new CompletableFuture<>();
+      CompletableFuture<Long> later = new CompletableFuture<>();
+      queue.submit(launch(slowSet, x, 1, 20_000_000), into(first)); // running when the marker comes
+      Marker record = queue.mark(into(marker)); // live until it completed, as the engine keeps it
+      queue.submit(launch(slowSet, x, 2, 400_000_000), into(later)); // about half a second
+      queue.flush();
+      await(marker);
+      assertFalse(later.isDone(), "the marker was reported only once the kernel after it ended");
+      assertTrue(first.isDone());
+      record.release();
+      await(later);
+    }
+  }
+
+  @Test
   void aMarkerCompletesAfterTheKernelBeforeItWithALaterDeviceTime() throws Exception {
     try (ClQueue queue = new ClQueue(context, 0, true);
         Buf x = buffer(0, 4)) {
@@ -181,6 +201,27 @@ class ClQueueTest {
       assertTrue(await(waited) >= markerEnd, "the barrier ended before the marker it waits for");
       assertTrue(markerEnd >= await(kernel), "the marker ended before the kernel before it");
       marker.release();
+    }
+  }
+
+  @Test
+  void aMarkerABarrierWaitsForIsReportedBeforeTheWorkBehindThatBarrierEnds() throws Exception {
+    try (ClQueue a = new ClQueue(context, 0, true);
+        ClQueue b = new ClQueue(context, 0, true);
+        Buf x = buffer(0, 4);
+        Buf y = buffer(0, 4)) {
+      CompletableFuture<Long> marked = new CompletableFuture<>();
+      CompletableFuture<Long> later = new CompletableFuture<>();
+      a.submit(launch(slowSet, x, 1, 20_000_000), into(new CompletableFuture<>()));
+      ClMarker marker = (ClMarker) a.mark(into(marked));
+      a.flush();
+      assertTrue(b.waitFor(marker, into(new CompletableFuture<>())));
+      b.submit(launch(slowSet, y, 2, 400_000_000), into(later)); // about half a second
+      b.flush();
+      await(marked);
+      assertFalse(later.isDone(), "the marker was reported only once the work behind the barrier");
+      marker.release();
+      await(later);
     }
   }
 

@@ -17,6 +17,8 @@ import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.ExecutorService;
+import java.util.concurrent.Executors;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
@@ -41,15 +43,21 @@ class DeviceQueueFlushTest {
               .build());
   private static final Device D0 = Device.of(TYPE, 0);
 
+  private static final ExecutorService CALLBACKS = Executors.newSingleThreadExecutor();
+
   @AfterAll
   static void stop() {
     KIT.shutdownTestKit();
+    CALLBACKS.shutdownNow();
   }
 
   /** Device work that runs when its queue reports it. */
   private record Step(Runnable body) implements DeviceWork {}
 
-  /** Reports nothing until flushed; then runs and completes everything, on a thread of its own. */
+  /**
+   * Reports nothing until flushed; then runs and completes everything, in submission order, on the
+   * one callback thread all its flushes share (as an in-order device queue would).
+   */
   private static final class LazyQueue implements DeviceQueue {
     private final List<Runnable> pending = new ArrayList<>();
 
@@ -82,7 +90,7 @@ class DeviceQueueFlushTest {
       }
       FLUSHES.incrementAndGet();
       if (!ends.isEmpty()) {
-        new Thread(() -> ends.forEach(Runnable::run)).start(); // a device callback thread
+        CALLBACKS.execute(() -> ends.forEach(Runnable::run));
       }
     }
 
