@@ -32,6 +32,7 @@ final class Bulk {
 
   private final ActorSystem<?> system;
   private final ClusterSettings settings;
+  private final Membership members;
   private final ChunkPool pool;
   private final Inbox inbox;
   private final Map<String, ActorRef<BulkSender.Command>> senders = new ConcurrentHashMap<>();
@@ -42,6 +43,7 @@ final class Bulk {
   Bulk(ActorSystem<?> system, ClusterSettings settings, Membership members) {
     this.system = system;
     this.settings = settings;
+    this.members = members;
     this.pool = ChunkPool.of(system);
     this.inbox = new Inbox(settings.bulkTimeout(), pool);
     system.systemActorOf(
@@ -71,10 +73,26 @@ final class Bulk {
    */
   CompletionStage<Void> send(String node, long transferId, long offset, BulkSource source) {
     CompletableFuture<Void> sent = new CompletableFuture<>();
-    senders
-        .computeIfAbsent(node, this::spawnSender)
-        .tell(new BulkSender.Send(transferId, offset, source, sent));
+    if (!members.admits(node)) {
+      sent.completeExceptionally(
+          Failures.nodeLeft(node, "it is not a member of the cluster; no bytes are sent to it"));
+      return sent; // and no sender is started for it
+    }
+    ActorRef<BulkSender.Command> sender = senders.computeIfAbsent(node, this::spawnSender);
+    sender.tell(new BulkSender.Send(transferId, offset, source, sent));
+    if (!members.admits(node)) {
+      // It left meanwhile: its sender may have stopped before this transfer reached it.
+      sent.completeExceptionally(Failures.nodeLeft(node, "it left while bytes were sent to it"));
+      if (senders.remove(node, sender)) {
+        sender.tell(new BulkSender.Stop("it left the cluster"));
+      }
+    }
     return sent;
+  }
+
+  /** Whether a sender to {@code node} is running; for tests. */
+  boolean sendsTo(String node) {
+    return senders.containsKey(node);
   }
 
   /**

@@ -1,6 +1,7 @@
 package dev.openaccel.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
@@ -9,6 +10,8 @@ import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.EventHandle;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.BooleanSupplier;
@@ -42,6 +45,19 @@ class AccessControlTest {
   @AfterAll
   void stop() {
     cluster.close();
+  }
+
+  @Test
+  void bytesForANodeOutsideTheClusterFailAtOnceAndStartNoSender() throws Exception {
+    String stranger = "pekko://openaccel@127.0.0.1:9";
+    Bulk bulk = cluster.node(0).bulk();
+    CompletableFuture<Void> sent =
+        bulk.send(stranger, bulk.pushId(), 0, BulkSource.of(new byte[1024])).toCompletableFuture();
+    ExecutionException failure =
+        assertThrows(ExecutionException.class, () -> sent.get(10, TimeUnit.SECONDS));
+    String message = failure.getCause().getMessage();
+    assertTrue(message.contains(stranger) && message.contains("not a member"), message);
+    assertFalse(bulk.sendsTo(stranger), "a sender was started for a node outside the cluster");
   }
 
   @Test
