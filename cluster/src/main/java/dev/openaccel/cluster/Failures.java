@@ -14,6 +14,18 @@ import java.util.function.Supplier;
 final class Failures {
   private Failures() {}
 
+  /** Completes {@code to} as {@code from} completes, a failure unwrapped ({@link #unwrap}). */
+  static <T> void relay(CompletionStage<T> from, CompletableFuture<? super T> to) {
+    from.whenComplete(
+        (value, failure) -> {
+          if (failure == null) {
+            to.complete(value);
+          } else {
+            to.completeExceptionally(unwrap(failure));
+          }
+        });
+  }
+
   /** The failure inside a stage's wrapper exceptions. */
   static Throwable unwrap(Throwable failure) {
     Throwable inner = failure;

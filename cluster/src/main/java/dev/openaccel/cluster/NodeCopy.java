@@ -5,7 +5,6 @@ import dev.openaccel.runtime.Stream;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
 import java.util.function.Function;
 
 /**
@@ -93,7 +92,7 @@ final class NodeCopy {
         "copy-out",
         () -> {
           try {
-            relay(target.store(dst.bufferId(), bytes), stored);
+            Failures.relay(target.store(dst.bufferId(), bytes), stored);
           } catch (RuntimeException failure) {
             stored.completeExceptionally(failure); // else the wait below would never end
             throw failure;
@@ -117,20 +116,9 @@ final class NodeCopy {
         () -> {
           List<CompletableFuture<byte[]>> got = source.fetch(src.bufferId(), 0, (int) src.size());
           for (int i = 0; i < chunks.size(); i++) {
-            relay(got.get(i), chunks.get(i));
+            Failures.relay(got.get(i), chunks.get(i));
           }
         });
     transfers.copyIn(stream, target, 0, chunks, true);
-  }
-
-  private static <T> void relay(CompletionStage<T> from, CompletableFuture<? super T> to) {
-    from.whenComplete(
-        (value, failure) -> {
-          if (failure == null) {
-            to.complete(value);
-          } else {
-            to.completeExceptionally(Failures.unwrap(failure));
-          }
-        });
   }
 }

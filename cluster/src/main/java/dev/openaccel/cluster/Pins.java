@@ -37,14 +37,7 @@ final class Pins {
               entry.pinned = true;
               entry.awaiter = awaiter;
             });
-    record.whenComplete(
-        (ok, failure) -> {
-          if (failure == null) {
-            done.complete(null);
-          } else {
-            done.completeExceptionally(Failures.unwrap(failure));
-          }
-        });
+    Failures.relay(record.thenApply(ok -> null), done);
   }
 
   /** The pin could not be made (the event is unknown): its wait fails with {@code failure}. */

@@ -157,14 +157,7 @@ final class Transfers {
               }
             }
             if (last) {
-              all.whenComplete(
-                  (ok, failure) -> {
-                    if (failure == null) {
-                      done.complete(null);
-                    } else {
-                      done.completeExceptionally(Failures.unwrap(failure));
-                    }
-                  });
+              Failures.relay(all, done);
             }
           },
           buffer);
