@@ -56,16 +56,6 @@ class AsyncQueueEngineTest {
     ENGINE.enqueue(stream, name, new QueueDevice.Work(body));
   }
 
-  private static Runnable awaiting(CountDownLatch gate) {
-    return () -> {
-      try {
-        assertTrue(gate.await(10, TimeUnit.SECONDS), "gate opened in time");
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-    };
-  }
-
   @Test
   void deviceWorkRunsInStreamOrder() {
     Stream stream = newStream();
@@ -91,7 +81,7 @@ class AsyncQueueEngineTest {
         stream,
         "gated",
         () -> {
-          awaiting(gate).run();
+          Engines.awaiting(gate).run();
           order.add("device");
         });
     stream.launch("java", () -> order.add("java"));
@@ -115,7 +105,7 @@ class AsyncQueueEngineTest {
         producer,
         "produce",
         () -> {
-          awaiting(gate).run();
+          Engines.awaiting(gate).run();
           order.add("produced");
         });
     ready.record(producer);
@@ -146,12 +136,12 @@ class AsyncQueueEngineTest {
     int waitsBefore = DEVICE.deviceWaits.get();
     // A Java kernel holds the producer's actor, so its record stays unsubmitted, without a device
     // marker, while the consumer reaches its wait.
-    producer.launch("holds the producer", awaiting(hold));
+    producer.launch("holds the producer", Engines.awaiting(hold));
     device(
         producer,
         "produce",
         () -> {
-          awaiting(gate).run();
+          Engines.awaiting(gate).run();
           order.add("produced");
         });
     ready.record(producer);

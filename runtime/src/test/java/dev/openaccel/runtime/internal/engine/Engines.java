@@ -1,14 +1,19 @@
 package dev.openaccel.runtime.internal.engine;
 
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
 import dev.openaccel.runtime.DeviceContext;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.InlineEvent;
+import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.internal.AcceleratorCore;
 import dev.openaccel.runtime.spi.CurrentContext;
 import dev.openaccel.runtime.spi.EngineSpec;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import java.time.Duration;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.pekko.actor.typed.ActorSystem;
 
@@ -28,6 +33,24 @@ final class Engines {
 
   static Event newEvent(ActorEngine engine, EventOptions options) {
     return InlineEvent.create(new VirtualGuardImpl(engine), options);
+  }
+
+  /** A kernel body that waits for {@code gate} to open, at most 10 s. */
+  static Runnable awaiting(CountDownLatch gate) {
+    return () -> {
+      try {
+        assertTrue(gate.await(10, TimeUnit.SECONDS), "gate opened in time");
+      } catch (InterruptedException e) {
+        throw new IllegalStateException(e);
+      }
+    };
+  }
+
+  /** Launches a kernel on {@code stream} that holds it until the returned gate opens. */
+  static CountDownLatch hold(Stream stream) {
+    CountDownLatch gate = new CountDownLatch(1);
+    stream.launch("gate", awaiting(gate));
+    return gate;
   }
 
   /** Waits until {@code condition} holds, at most 10 s; false if it never did. */

@@ -18,7 +18,6 @@ import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -59,20 +58,6 @@ class RecordAtOnceTest {
     return (EngineEvent) ENGINE.events().record(null, stream, flag);
   }
 
-  private static CountDownLatch hold(StreamHandle stream) {
-    CountDownLatch gate = new CountDownLatch(1);
-    stream.launch(
-        "held",
-        () -> {
-          try {
-            assertTrue(gate.await(10, TimeUnit.SECONDS));
-          } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-          }
-        });
-    return gate;
-  }
-
   @Test
   void aRecordOnAnIdleStreamIsCompleteWhenTheCallReturns() {
     StreamHandle stream = idleStream();
@@ -89,7 +74,7 @@ class RecordAtOnceTest {
   void generationsCountOnAcrossRecordsAtOnceAndThroughTheStream() {
     StreamHandle stream = idleStream();
     EngineEvent event = record(stream, EventFlag.PYTORCH_DEFAULT);
-    CountDownLatch gate = hold(stream);
+    CountDownLatch gate = Engines.hold(stream.stream());
     ENGINE.events().record(event, stream, EventFlag.PYTORCH_DEFAULT);
     Generation second = event.latest();
     assertEquals(2, second.number());
@@ -106,7 +91,7 @@ class RecordAtOnceTest {
   void aRecordBehindPendingWorkCompletesAfterIt() {
     StreamHandle stream = idleStream();
     List<String> order = new CopyOnWriteArrayList<>();
-    CountDownLatch gate = hold(stream);
+    CountDownLatch gate = Engines.hold(stream.stream());
     stream.launch("k", () -> order.add("kernel"));
     EngineEvent event = record(stream, EventFlag.PYTORCH_DEFAULT);
     event.latest().onComplete(done -> order.add("record"));

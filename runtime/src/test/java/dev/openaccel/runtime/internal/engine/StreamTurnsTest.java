@@ -11,7 +11,6 @@ import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.AfterAll;
@@ -36,26 +35,12 @@ class StreamTurnsTest {
         EngineSpec.builder(DeviceType.of(type)).computeUnits(threads).batch(BATCH).build());
   }
 
-  private static CountDownLatch hold(Stream stream) {
-    CountDownLatch gate = new CountDownLatch(1);
-    stream.launch(
-        "gate",
-        () -> {
-          try {
-            assertTrue(gate.await(10, TimeUnit.SECONDS));
-          } catch (InterruptedException e) {
-            throw new IllegalStateException(e);
-          }
-        });
-    return gate;
-  }
-
   @Test
   void aStreamAloneOnItsDeviceRunsPastItsBatchOnOneThread() {
     ActorEngine engine = engine("turnsalone", 3);
     Stream stream = engine.getNewStream(Device.of(engine.type(), 0), 0);
     List<Thread> threads = new CopyOnWriteArrayList<>();
-    CountDownLatch gate = hold(stream);
+    CountDownLatch gate = Engines.hold(stream);
     for (int i = 0; i < 10 * BATCH; i++) {
       stream.launch("k" + i, () -> threads.add(Thread.currentThread()));
     }
@@ -73,7 +58,7 @@ class StreamTurnsTest {
     Stream first = engine.getNewStream(device, 0);
     Stream second = engine.getNewStream(device, 0);
     List<String> order = new CopyOnWriteArrayList<>();
-    CountDownLatch gate = hold(first);
+    CountDownLatch gate = Engines.hold(first);
     for (int i = 0; i < 5 * BATCH; i++) {
       first.launch("a" + i, () -> order.add("a"));
       second.launch("b" + i, () -> order.add("b"));
