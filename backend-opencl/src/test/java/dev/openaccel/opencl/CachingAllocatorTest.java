@@ -11,6 +11,7 @@ import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceOutOfMemoryException;
 import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.tck.Gates;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;
@@ -112,7 +113,7 @@ class CachingAllocatorTest {
       DeviceBuffer first = accelerator.allocate(device, SIZE);
       owner.copyToDevice(ByteBuffer.wrap(filled((byte) 1, SIZE)), first);
       reader.waitStream(owner);
-      reader.launch("gate", () -> OpenClTestSupport.awaitGate(gate));
+      reader.launch("gate", () -> Gates.await(gate));
       reader.copyToHost(first, seen);
       if (recordStream) {
         first.recordStream(reader);

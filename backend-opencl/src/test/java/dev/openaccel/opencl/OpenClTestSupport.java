@@ -6,7 +6,6 @@ import dev.openaccel.runtime.Stream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.Locale;
-import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.TimeoutException;
@@ -47,18 +46,6 @@ final class OpenClTestSupport {
       throw new AssertionError(e);
     } catch (InterruptedException | TimeoutException e) {
       throw new AssertionError("stream " + stream + " did not synchronize within 10 s", e);
-    }
-  }
-
-  /** For a kernel held back by a test: waits until {@code gate} opens, at most 10 seconds. */
-  static void awaitGate(CountDownLatch gate) {
-    try {
-      if (!gate.await(10, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("gate not opened within 10 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
     }
   }
 

@@ -17,6 +17,7 @@ import dev.openaccel.runtime.DeviceOutOfMemoryException;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.tck.Gates;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.CompletableFuture;
@@ -115,7 +116,7 @@ class StreamSemanticsTest {
     CountDownLatch gate = new CountDownLatch(1);
     try (DeviceBuffer x = accelerator.allocate(device, 4)) {
       stream(clStream, x);
-      regStream.launch("gate", () -> OpenClTestSupport.awaitGate(gate));
+      regStream.launch("gate", () -> Gates.await(gate));
       Event fromReg = accelerator.newEvent(OpenRegProvider.TYPE, EventOptions.defaults());
       fromReg.record(regStream);
       // Event.block across device types is rejected as in torch; a stream waits on any stage.
@@ -146,7 +147,7 @@ class StreamSemanticsTest {
     CountDownLatch gate = new CountDownLatch(1);
     try (DeviceBuffer x = accelerator.allocate(device, 4)) {
       clStream.copyToDevice(floats(0), x);
-      regStream.launch("gate", () -> OpenClTestSupport.awaitGate(gate));
+      regStream.launch("gate", () -> Gates.await(gate));
       clStream.waitStream(regStream);
       addOne.launch(clStream, LaunchShape.of(1), x);
       later.waitStream(clStream);

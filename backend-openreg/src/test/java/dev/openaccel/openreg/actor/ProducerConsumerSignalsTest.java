@@ -9,11 +9,11 @@ import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.actor.EventSignal;
+import dev.openaccel.runtime.tck.Gates;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.stream.Collectors;
 import org.apache.pekko.actor.testkit.typed.annotations.JUnit5TestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
@@ -46,7 +46,7 @@ class ProducerConsumerSignalsTest {
     CountDownLatch gate = new CountDownLatch(1);
     accelerator.trace().subscribe(trace.ref());
 
-    producer.launch("produce", () -> await(gate));
+    producer.launch("produce", () -> Gates.await(gate));
     ready.record(producer);
     consumer.waitEvent(ready);
     consumer.launch("consume", () -> {});
@@ -76,17 +76,6 @@ class ProducerConsumerSignalsTest {
     long consumeStart = startedAt(events, "consume");
     assertTrue(produced <= consumeStart, "consume started before produce finished");
     assertTrue(completed.completedAtNanos() >= produced, "event completed before produce finished");
-  }
-
-  private static void await(CountDownLatch gate) {
-    try {
-      if (!gate.await(10, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("gate not opened within 10 s");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
   }
 
   private static boolean isFinished(TraceEvent e) {

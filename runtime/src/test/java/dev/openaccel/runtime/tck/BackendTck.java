@@ -56,7 +56,7 @@ import org.junit.jupiter.api.function.Executable;
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 public abstract class BackendTck {
   /** The bound of every wait in the suite. */
-  protected static final Duration WAIT = Duration.ofSeconds(10);
+  protected static final Duration WAIT = Gates.WAIT;
 
   private final List<CountDownLatch> gates = new CopyOnWriteArrayList<>();
   private Accelerator accelerator;
@@ -222,14 +222,7 @@ public abstract class BackendTck {
 
   /** Waits for {@code latch} inside a kernel; fails the kernel if it does not open in time. */
   protected static void awaitInKernel(CountDownLatch latch) {
-    try {
-      if (!latch.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-        throw new IllegalStateException("latch not opened within " + WAIT);
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException("interrupted while waiting for a latch", e);
-    }
+    Gates.await(latch);
   }
 
   protected static void assertOpens(CountDownLatch latch) throws InterruptedException {

@@ -1,7 +1,5 @@
 package dev.openaccel.runtime.internal.engine;
 
-import static org.junit.jupiter.api.Assertions.assertTrue;
-
 import dev.openaccel.runtime.DeviceContext;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
@@ -11,9 +9,9 @@ import dev.openaccel.runtime.internal.AcceleratorCore;
 import dev.openaccel.runtime.spi.CurrentContext;
 import dev.openaccel.runtime.spi.EngineSpec;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
+import dev.openaccel.runtime.tck.Gates;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.pekko.actor.typed.ActorSystem;
 
@@ -35,15 +33,9 @@ final class Engines {
     return InlineEvent.create(new VirtualGuardImpl(engine), options);
   }
 
-  /** A kernel body that waits for {@code gate} to open, at most 10 s. */
+  /** A kernel body that waits for {@code gate} to open (see {@link Gates#await}). */
   static Runnable awaiting(CountDownLatch gate) {
-    return () -> {
-      try {
-        assertTrue(gate.await(10, TimeUnit.SECONDS), "gate opened in time");
-      } catch (InterruptedException e) {
-        throw new IllegalStateException(e);
-      }
-    };
+    return () -> Gates.await(gate);
   }
 
   /** Launches a kernel on {@code stream} that holds it until the returned gate opens. */
