@@ -7,9 +7,9 @@ import org.lwjgl.system.MemoryStack;
 
 /**
  * A barrier on one marker's event, as a command of the waiting stream's queue. When it ends, it
- * reports its marker's end to the marker's queue ({@link ClMarker#endedBefore}); if it fails, that
- * queue reports the marker itself. Its queue never gives it a callback of its own (see {@link
- * ClQueue}). Used once.
+ * reports its marker's end to the marker's queue ({@link ClMarker#endedBefore}); if it fails, or
+ * was enqueued behind pending work (so it may end long after the marker), that queue reports the
+ * marker itself. Its queue never gives it a callback of its own (see {@link ClQueue}). Used once.
  */
 final class ClBarrier implements ClWork {
   private final ClMarker marker;
@@ -19,10 +19,12 @@ final class ClBarrier implements ClWork {
   /**
    * @param markerEvent the marker's event, live while this is enqueued ({@link
    *     ClMarker#enqueueWait})
+   * @param reports whether this barrier reports the marker's end (it was counted as a reporter)
    */
-  ClBarrier(ClMarker marker, long markerEvent) {
+  ClBarrier(ClMarker marker, long markerEvent, boolean reports) {
     this.marker = marker;
     this.markerEvent = markerEvent;
+    handedBack.set(!reports);
   }
 
   @Override

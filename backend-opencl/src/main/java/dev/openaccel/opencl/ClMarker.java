@@ -12,10 +12,11 @@ import java.util.function.LongConsumer;
  * queues of the same context wait for on the device with a barrier.
  *
  * <p>A marker's end reaches its queue from its own callback, or, when barriers of other queues wait
- * for it, from the first of those barriers to end ({@link #endedBefore}): a barrier ends only after
- * the marker, so its queue's callback can report both. Then no callback runs on the OpenCL thread
- * that ends the marker, in front of the waiting queues (PoCL calls back before it releases the
- * commands that wait).
+ * for it with nothing pending in front of them, from the first of those barriers to end ({@link
+ * #endedBefore}): such a barrier ends right after the marker, so its queue's callback can report
+ * both (a barrier behind other work could end much later, so it reports only if the marker is still
+ * unreported then). Then no callback runs on the OpenCL thread that ends the marker, in front of
+ * the waiting queues (PoCL calls back before it releases the commands that wait).
  *
  * <p>Owns: its {@code cl_event} until {@link #release()} (the engine calls it once the record
  * completed and no new wait will be started on it). The event is named (by a barrier, a callback or
@@ -54,16 +55,18 @@ final class ClMarker implements Marker {
 
   /**
    * Hands this marker's event to {@code barrier}, which enqueues a wait for it, while the event is
-   * sure to be live; the barrier then reports this marker's end ({@link #endedBefore}, or {@link
-   * #notReported} if it fails).
+   * sure to be live; if {@code reports}, the barrier then reports this marker's end ({@link
+   * #endedBefore}, or {@link #notReported} if it fails).
    *
    * @return false if the marker is already released (nothing is enqueued)
    */
-  synchronized boolean enqueueWait(LongConsumer barrier) {
+  synchronized boolean enqueueWait(boolean reports, LongConsumer barrier) {
     if (released) {
       return false;
     }
-    reporters.incrementAndGet(); // before the barrier exists: its end or failure is counted after
+    if (reports) {
+      reporters.incrementAndGet(); // before the barrier exists: its end or failure counts after
+    }
     barrier.accept(event);
     return true;
   }

@@ -226,6 +226,28 @@ class ClQueueTest {
   }
 
   @Test
+  void aMarkerIsNotReportedThroughABarrierThatWaitsBehindLongerWork() throws Exception {
+    try (ClQueue a = new ClQueue(context, 0, true);
+        ClQueue b = new ClQueue(context, 0, true);
+        Buf x = buffer(0, 4);
+        Buf y = buffer(0, 4)) {
+      CompletableFuture<Long> earlier = new CompletableFuture<>();
+      CompletableFuture<Long> marked = new CompletableFuture<>();
+      b.submit(launch(slowSet, y, 2, 400_000_000), into(earlier)); // about half a second
+      b.flush();
+      a.submit(launch(slowSet, x, 1, 20_000_000), into(new CompletableFuture<>()));
+      ClMarker marker = (ClMarker) a.mark(into(marked)); // its kernel's callback is outstanding
+      assertTrue(b.waitFor(marker, into(new CompletableFuture<>())));
+      b.flush();
+      await(marked);
+      assertFalse(
+          earlier.isDone(), "the marker was reported only once the work before the barrier");
+      marker.release();
+      await(earlier);
+    }
+  }
+
+  @Test
   void aFlushedQueueReportsEveryCommandWithoutACallbackOfItsOwn() throws Exception {
     try (ClQueue a = new ClQueue(context, 0, true);
         ClQueue b = new ClQueue(context, 0, true)) {

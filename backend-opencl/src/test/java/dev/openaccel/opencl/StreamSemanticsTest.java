@@ -38,16 +38,24 @@ class StreamSemanticsTest {
   static final String SOURCE =
       """
       __kernel void addOne(__global float* x) { x[get_global_id(0)] += 1.0f; }
+      __kernel void spin(__global float* x, int n) {
+        float acc = 0;
+        for (int i = 0; i < n; i++) acc = acc * 0.5f + 1.0f;
+        x[0] = acc;
+      }
       """;
 
   private Accelerator accelerator;
   private DeviceKernel addOne;
+  private DeviceKernel spin;
   private Device device;
 
   @BeforeAll
   void start() {
     accelerator = OpenClTestSupport.start();
-    addOne = OpenCl.get(accelerator).compile(SOURCE).kernel("addOne");
+    DeviceProgram program = OpenCl.get(accelerator).compile(SOURCE);
+    addOne = program.kernel("addOne");
+    spin = program.kernel("spin");
     device = Device.of(OpenClProvider.TYPE, 0);
   }
 
@@ -194,6 +202,25 @@ class StreamSemanticsTest {
       end.record(stream);
       assertTrue(end.synchronize(java.time.Duration.ofSeconds(10)), "end not reached in 10 s");
       assertTrue(start.elapsedTime(end) > 0, "elapsed " + start.elapsedTime(end));
+    }
+  }
+
+  @Test
+  void aRecordAStreamWaitsForCompletesWithoutWaitingForThatStreamsEarlierWork() throws Exception {
+    Stream a = accelerator.newStream(device);
+    Stream b = accelerator.newStream(device);
+    Event event = accelerator.newEvent(OpenClProvider.TYPE, EventOptions.defaults());
+    try (DeviceBuffer x = accelerator.allocate(device, 4);
+        DeviceBuffer y = accelerator.allocate(device, 4)) {
+      spin.launch(b, LaunchShape.of(1), y, 400_000_000); // about half a second
+      spin.launch(a, LaunchShape.of(1), x, 20_000_000); // a twentieth of that
+      event.record(a);
+      event.block(b); // on the device, behind b's longer kernel
+      assertTrue(event.synchronize(java.time.Duration.ofSeconds(10)), "record not done in 10 s");
+      assertFalse(b.query(), "the record completed only once b's earlier kernel had ended");
+      b.synchronizeAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    } finally {
+      event.close();
     }
   }
 
