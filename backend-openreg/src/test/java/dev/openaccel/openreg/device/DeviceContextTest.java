@@ -7,16 +7,13 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.openaccel.openreg.testing.KernelLatches;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.DeviceContext;
 import dev.openaccel.runtime.Stream;
 import java.util.List;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -24,24 +21,7 @@ import org.junit.jupiter.api.Test;
  * device 0 with default streams; one thread's changes never reach another), and carried explicitly
  * with {@code captureContext} / {@code runWith}.
  */
-class DeviceContextTest {
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
-  }
-
-  @AfterEach
-  void resetContext() {
-    KernelLatches.resetContext(acc);
-  }
-
+class DeviceContextTest extends SharedAcceleratorTest {
   /** Calls {@code body} on a new thread and returns its result. */
   private static <T> T onNewThread(Callable<T> body) throws Exception {
     CompletableFuture<T> result = new CompletableFuture<>();

@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.DynamicTest.dynamicTest;
 
 import dev.openaccel.openreg.testing.ForeignStreams;
 import dev.openaccel.openreg.testing.KernelLatches;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.EventOptions;
@@ -20,9 +20,6 @@ import java.util.Map;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletionStage;
 import java.util.stream.Stream.Builder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.DynamicTest;
 import org.junit.jupiter.api.TestFactory;
 import org.junit.jupiter.api.function.Executable;
@@ -33,28 +30,12 @@ import org.junit.jupiter.api.function.Executable;
  * a device type without a backend is one containing "no backend for device type". Neither changes
  * the caller's context.
  */
-class DeviceValidationTest {
+class DeviceValidationTest extends SharedAcceleratorTest {
   private static final Device D2 = Device.of(OPENREG, 2);
   private static final DeviceType NOSUCH = DeviceType.of("nosuch");
   private static final Device FOREIGN = Device.of(NOSUCH, 0);
-  private static Accelerator acc;
 
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
-  }
-
-  @AfterEach
-  void resetContext() {
-    KernelLatches.resetContext(acc);
-  }
-
-  private static java.util.stream.Stream<DynamicTest> rejections(
+  private java.util.stream.Stream<DynamicTest> rejections(
       String phrase, Map<String, Executable> calls) {
     Builder<DynamicTest> tests = java.util.stream.Stream.builder();
     calls.forEach(

@@ -9,15 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.openreg.testing.ForeignStreams;
 import dev.openaccel.openreg.testing.KernelLatches;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceGuard;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.StreamGuard;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -26,24 +23,7 @@ import org.junit.jupiter.api.Test;
  * closed by the thread that opened them.
  */
 @SuppressWarnings("try") // guards are opened for their scope and often not referenced inside it
-class GuardTest {
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
-  }
-
-  @AfterEach
-  void resetContext() {
-    KernelLatches.resetContext(acc);
-  }
-
+class GuardTest extends SharedAcceleratorTest {
   /** Runs {@code action} on a new thread and returns what it threw, or null. */
   private static Throwable onAnotherThread(Runnable action) throws Exception {
     CompletableFuture<Throwable> thrown = new CompletableFuture<>();

@@ -9,15 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.openreg.testing.ForeignStreams;
 import dev.openaccel.openreg.testing.KernelLatches;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.MultiStreamGuard;
 import dev.openaccel.runtime.Stream;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,24 +24,7 @@ import org.junit.jupiter.api.Test;
  * value of another type.
  */
 @SuppressWarnings("try") // guards are opened for their scope and often not referenced inside it
-class MultiStreamGuardTest {
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
-  }
-
-  @AfterEach
-  void resetContext() {
-    KernelLatches.resetContext(acc);
-  }
-
+class MultiStreamGuardTest extends SharedAcceleratorTest {
   @Test
   void makesEveryStreamCurrentWithoutChangingTheCurrentDevice() {
     Stream onZero = acc.newStream(D0);

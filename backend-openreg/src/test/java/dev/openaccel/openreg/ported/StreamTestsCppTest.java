@@ -9,14 +9,10 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.openaccel.openreg.testing.KernelLatches;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.PriorityRange;
 import dev.openaccel.runtime.Stream;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,24 +23,7 @@ import org.junit.jupiter.api.Test;
  * it; OpenAccel's range is least 0 / greatest 1 and {@code newStream(d, p)} clamps into it. Null
  * handles are Java {@code null} arguments and fail with {@link NullPointerException}.
  */
-class StreamTestsCppTest {
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
-  }
-
-  @AfterEach
-  void resetContext() {
-    KernelLatches.resetContext(acc);
-  }
-
+class StreamTestsCppTest extends SharedAcceleratorTest {
   // StreamCreateAndDestroy
   @Test
   void newStreamIsANonDefaultStreamOfTheCurrentDevice() {

@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.openreg.testing.KernelLatches;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceGuard;
 import dev.openaccel.runtime.Event;
@@ -22,9 +22,6 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -34,24 +31,7 @@ import org.junit.jupiter.api.Test;
  * synchronize and multi-device stream switching; plus the accelerator's device inventory.
  */
 @SuppressWarnings("try") // guards are opened for their scope and often not referenced inside it
-class TestAcceleratorPyTest {
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
-  }
-
-  @AfterEach
-  void resetContext() {
-    KernelLatches.resetContext(acc);
-  }
-
+class TestAcceleratorPyTest extends SharedAcceleratorTest {
   // test_current_accelerator
   @Test
   void currentAcceleratorIsOpenRegAndTheOnlyType() {

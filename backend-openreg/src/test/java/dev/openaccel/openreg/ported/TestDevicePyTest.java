@@ -9,7 +9,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.openreg.testing.KernelLatches;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.DeviceGuard;
 import dev.openaccel.runtime.Event;
@@ -21,9 +21,6 @@ import java.util.concurrent.ExecutorService;
 import java.util.concurrent.Executors;
 import java.util.concurrent.Future;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,24 +29,7 @@ import org.junit.jupiter.api.Test;
  * capabilities have no counterpart here.
  */
 @SuppressWarnings("try") // guards are opened for their scope and often not referenced inside it
-class TestDevicePyTest {
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
-  }
-
-  @AfterEach
-  void resetContext() {
-    KernelLatches.resetContext(acc);
-  }
-
+class TestDevicePyTest extends SharedAcceleratorTest {
   // test_device_count, test_device_count_consistency
   @Test
   void everyOfTheTwoDevicesCanBeMadeCurrent() {
@@ -173,7 +153,7 @@ class TestDevicePyTest {
     assertEquals(0, acc.currentDeviceIndex());
   }
 
-  private static List<String> deviceWorker(int device, CyclicBarrier barrier) throws Exception {
+  private List<String> deviceWorker(int device, CyclicBarrier barrier) throws Exception {
     List<String> errors = new ArrayList<>();
     barrier.await(KernelLatches.SECONDS, TimeUnit.SECONDS);
     for (int i = 0; i < 50; i++) {

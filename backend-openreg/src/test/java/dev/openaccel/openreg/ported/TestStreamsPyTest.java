@@ -11,7 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.openreg.testing.KernelLatches;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.Stream;
@@ -21,9 +21,6 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -31,24 +28,7 @@ import org.junit.jupiter.api.Test;
  * {@link Stream} from the API contract: identity by (device, id), re-wrapping by id, the default
  * stream id 0 and the {@code toString} format.
  */
-class TestStreamsPyTest {
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
-  }
-
-  @AfterEach
-  void resetContext() {
-    KernelLatches.resetContext(acc);
-  }
-
+class TestStreamsPyTest extends SharedAcceleratorTest {
   // ---- test_stream_create ----
 
   @Test

@@ -1,0 +1,34 @@
+package dev.openaccel.openreg.testing;
+
+import dev.openaccel.runtime.Accelerator;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.AfterEach;
+import org.junit.jupiter.api.BeforeAll;
+import org.junit.jupiter.api.TestInstance;
+
+/**
+ * Base of the test classes that share one accelerator started from the default configuration: it
+ * starts before the class's first test and closes after its last, and after each test device 0 and
+ * the default streams are current again ({@link KernelLatches#resetContext}), so that no test sees
+ * the device context another one left.
+ */
+@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+public abstract class SharedAcceleratorTest {
+  /** The class's accelerator, between its first and last test. */
+  protected Accelerator acc;
+
+  @BeforeAll
+  void startAccelerator() {
+    acc = Accelerator.start();
+  }
+
+  @AfterAll
+  void closeAccelerator() {
+    acc.close();
+  }
+
+  @AfterEach
+  void resetContext() {
+    KernelLatches.resetContext(acc);
+  }
+}
