@@ -4,18 +4,18 @@ import static dev.openaccel.runtime.tck.BackendTck.assertThrowsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.openreg.OpenRegEvent;
 import dev.openaccel.openreg.testing.Gate;
 import dev.openaccel.openreg.testing.Kernels;
 import dev.openaccel.openreg.testing.OtherTypeBackend;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import java.time.Duration;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
@@ -23,7 +23,7 @@ import org.junit.jupiter.api.Test;
  * {@link Event#elapsedTime}: its value, and its five checks in the order API.md fixes. Each order
  * test builds events that fail an earlier check and every later one, and expects the earlier error.
  */
-class ElapsedTimeTest {
+class ElapsedTimeTest extends SharedAcceleratorTest {
   private static final Device D0 = Device.parse("openreg:0");
   private static final Device D1 = Device.parse("openreg:1");
   private static final Duration BUSY = Duration.ofMillis(2);
@@ -35,26 +35,24 @@ class ElapsedTimeTest {
   private static final String COMPLETED = "must be completed before calculating elapsed time";
   private static final String SAME_DEVICE = "must be recorded on the same device";
 
-  private static Accelerator acc;
-  private static OtherTypeBackend other;
+  private OtherTypeBackend other;
+
+  @Override
+  protected Config config() {
+    return ConfigFactory.parseString("openaccel.system-name = event-elapsed");
+  }
 
   @BeforeAll
-  static void start() {
-    acc = Accelerator.start(ConfigFactory.parseString("openaccel.system-name = event-elapsed"));
+  void startOther() {
     other = new OtherTypeBackend(acc);
   }
 
-  @AfterAll
-  static void stop() {
-    acc.close();
-  }
-
-  private static Event timing() {
+  private Event timing() {
     return acc.newEvent(EventOptions.timing());
   }
 
   /** A timing event recorded on a fresh stream of {@code device} and completed. */
-  private static Event completedOn(Device device) {
+  private Event completedOn(Device device) {
     Event event = timing();
     event.record(acc.newStream(device));
     event.synchronize();

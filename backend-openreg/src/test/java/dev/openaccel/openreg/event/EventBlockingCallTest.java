@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.openreg.testing.Gate;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceGuard;
 import dev.openaccel.runtime.Event;
@@ -15,8 +16,6 @@ import dev.openaccel.runtime.Stream;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -25,27 +24,20 @@ import org.junit.jupiter.api.Test;
  * the non-blocking forms work there. Each kernel catches what it throws and returns it, and the
  * test asserts on the host.
  */
-class EventBlockingCallTest {
+class EventBlockingCallTest extends SharedAcceleratorTest {
   private static final Device D0 = Device.parse("openreg:0");
   private static final Device D1 = Device.parse("openreg:1");
   private static final String PHRASE = "blocking call on an actor thread";
 
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start(ConfigFactory.parseString("openaccel.system-name = event-blocking"));
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
+  @Override
+  protected Config config() {
+    return ConfigFactory.parseString("openaccel.system-name = event-blocking");
   }
 
   /**
    * Runs {@code call} inside a kernel on a fresh stream of {@code device}; returns what it threw.
    */
-  private static Throwable thrownInsideAKernel(Device device, Runnable call) throws Exception {
+  private Throwable thrownInsideAKernel(Device device, Runnable call) throws Exception {
     CompletableFuture<Throwable> thrown =
         acc.newStream(device)
             .<Throwable>submit(
@@ -64,7 +56,7 @@ class EventBlockingCallTest {
     return thrown.get(2 * Gate.HOLD_SECONDS, TimeUnit.SECONDS);
   }
 
-  private static void assertRejectedInsideAKernel(Device device, Runnable call) throws Exception {
+  private void assertRejectedInsideAKernel(Device device, Runnable call) throws Exception {
     Throwable e = thrownInsideAKernel(device, call);
     assertNotNull(e, "the blocking call inside a kernel did not throw");
     assertInstanceOf(IllegalStateException.class, e);

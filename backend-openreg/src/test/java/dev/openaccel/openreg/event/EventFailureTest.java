@@ -7,10 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertSame;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.openreg.testing.Gate;
 import dev.openaccel.openreg.testing.Kernels;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Event;
@@ -19,8 +20,6 @@ import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -29,22 +28,15 @@ import org.junit.jupiter.api.Test;
  * and carrying the kernel's exception as its cause; later work still runs; a stream waiting on a
  * failed record does not hang, and the failure propagates to what that stream records next.
  */
-class EventFailureTest {
+class EventFailureTest extends SharedAcceleratorTest {
   private static final Device D0 = Device.parse("openreg:0");
   private static final Device D1 = Device.parse("openreg:1");
   private static final Duration WAIT = Duration.ofSeconds(10);
   private static final String KERNEL = "exploding-kernel";
 
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start(ConfigFactory.parseString("openaccel.system-name = event-failure"));
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
+  @Override
+  protected Config config() {
+    return ConfigFactory.parseString("openaccel.system-name = event-failure");
   }
 
   /** Asserts that {@code e} reports the failure of {@link #KERNEL} caused by {@code cause}. */

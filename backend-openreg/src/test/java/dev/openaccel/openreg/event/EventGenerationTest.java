@@ -5,9 +5,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.openreg.testing.Gate;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.Stream;
@@ -16,8 +17,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,21 +26,14 @@ import org.junit.jupiter.api.Test;
  * claim is proved with gated kernels: a kernel that runs after the wait reports whether the gate it
  * depends on was open.
  */
-class EventGenerationTest {
+class EventGenerationTest extends SharedAcceleratorTest {
   private static final Device D0 = Device.parse("openreg:0");
   private static final Device D1 = Device.parse("openreg:1");
   private static final Duration WAIT = Duration.ofSeconds(10);
 
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start(ConfigFactory.parseString("openaccel.system-name = event-generation"));
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
+  @Override
+  protected Config config() {
+    return ConfigFactory.parseString("openaccel.system-name = event-generation");
   }
 
   private static <T> T await(CompletableFuture<T> future) throws Exception {

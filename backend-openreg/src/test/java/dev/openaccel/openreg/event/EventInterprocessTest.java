@@ -5,10 +5,11 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.openreg.OpenRegProvider;
 import dev.openaccel.openreg.testing.Gate;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventHandle;
@@ -18,8 +19,6 @@ import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -27,23 +26,16 @@ import org.junit.jupiter.api.Test;
  * analogue of {@code torch.Event.ipc_handle} / {@code from_ipc_handle}. The opened event follows
  * the owner's records.
  */
-class EventInterprocessTest {
+class EventInterprocessTest extends SharedAcceleratorTest {
   private static final Device D1 = Device.parse("openreg:1");
   private static final Duration WAIT = Duration.ofSeconds(10);
 
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start(ConfigFactory.parseString("openaccel.system-name = event-ipc"));
+  @Override
+  protected Config config() {
+    return ConfigFactory.parseString("openaccel.system-name = event-ipc");
   }
 
-  @AfterAll
-  static void stop() {
-    acc.close();
-  }
-
-  private static Event interprocess() {
+  private Event interprocess() {
     return acc.newEvent(EventOptions.defaults().withInterprocess(true));
   }
 

@@ -7,10 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.openreg.OpenRegEvent;
 import dev.openaccel.openreg.testing.Gate;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
@@ -25,8 +26,6 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import java.util.function.Consumer;
 import java.util.stream.Stream.Builder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.params.ParameterizedTest;
 import org.junit.jupiter.params.provider.Arguments;
@@ -36,20 +35,13 @@ import org.junit.jupiter.params.provider.MethodSource;
  * An event's life: creation by the first record, ids, and close (idempotent, never throws; every
  * operation after it throws {@link IllegalStateException}).
  */
-class EventLifecycleTest {
+class EventLifecycleTest extends SharedAcceleratorTest {
   private static final Device D0 = Device.parse("openreg:0");
   private static final Device D1 = Device.parse("openreg:1");
 
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start(ConfigFactory.parseString("openaccel.system-name = event-lifecycle"));
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
+  @Override
+  protected Config config() {
+    return ConfigFactory.parseString("openaccel.system-name = event-lifecycle");
   }
 
   // ---- ids and creation ----
@@ -131,7 +123,7 @@ class EventLifecycleTest {
     assertFalse(event.isCreated());
   }
 
-  static java.util.stream.Stream<Arguments> operations() {
+  java.util.stream.Stream<Arguments> operations() {
     Builder<Arguments> ops = java.util.stream.Stream.builder();
     add(ops, "record(stream)", e -> e.record(acc.newStream(D0)));
     add(ops, "record()", Event::record);
@@ -154,7 +146,7 @@ class EventLifecycleTest {
     ops.add(Arguments.of(name, op));
   }
 
-  private static Event timingCompletedOnD0() {
+  private Event timingCompletedOnD0() {
     Event event = acc.newEvent(EventOptions.timing());
     event.record(acc.newStream(D0));
     event.synchronize();

@@ -6,12 +6,13 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.openreg.OpenRegEvent;
 import dev.openaccel.openreg.OpenRegProvider;
 import dev.openaccel.openreg.testing.Gate;
 import dev.openaccel.openreg.testing.OtherTypeBackend;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceGuard;
 import dev.openaccel.runtime.Event;
@@ -20,7 +21,6 @@ import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import java.time.Duration;
 import java.util.Optional;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
@@ -30,24 +30,22 @@ import org.junit.jupiter.api.function.Executable;
  * another device or device type, interprocess timing events, and handles of non-interprocess
  * events. Each rejection is thrown at the call, with its fixed phrase.
  */
-class EventRecordMisuseTest {
+class EventRecordMisuseTest extends SharedAcceleratorTest {
   private static final Device D0 = Device.parse("openreg:0");
   private static final Device D1 = Device.parse("openreg:1");
   private static final String OTHER_DEVICE = "does not match recording stream's device";
   private static final String OTHER_TYPE = "does not match recording stream's device type";
 
-  private static Accelerator acc;
-  private static OtherTypeBackend other;
+  private OtherTypeBackend other;
 
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start(ConfigFactory.parseString("openaccel.system-name = event-misuse"));
-    other = new OtherTypeBackend(acc);
+  @Override
+  protected Config config() {
+    return ConfigFactory.parseString("openaccel.system-name = event-misuse");
   }
 
-  @AfterAll
-  static void stop() {
-    acc.close();
+  @BeforeAll
+  void startOther() {
+    other = new OtherTypeBackend(acc);
   }
 
   @Test

@@ -7,10 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -22,19 +20,7 @@ import org.junit.jupiter.api.Test;
  * setDeviceIndex(-1)} is a no-op here (torch semantics) while {@code Device.of(type, -2)} is
  * rejected; null output pointers become {@code null} arguments.
  */
-class DeviceTestsCppTest {
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
-  }
-
+class DeviceTestsCppTest extends SharedAcceleratorTest {
   @BeforeEach
   void setUp() {
     acc.setDevice(D0);

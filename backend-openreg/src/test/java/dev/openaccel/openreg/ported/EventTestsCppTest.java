@@ -6,18 +6,17 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.openreg.OpenRegEvent;
 import dev.openaccel.openreg.testing.Kernels;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import java.time.Duration;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
 import org.junit.jupiter.api.Test;
 
@@ -31,20 +30,13 @@ import org.junit.jupiter.api.Test;
  * event to the current device at creation; here it binds at the first record, so the
  * different-devices case records first and then tries the other device.
  */
-class EventTestsCppTest {
+class EventTestsCppTest extends SharedAcceleratorTest {
   private static final Device D0 = Device.parse("openreg:0");
   private static final Device D1 = Device.parse("openreg:1");
 
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start(ConfigFactory.parseString("openaccel.system-name = event-native"));
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
+  @Override
+  protected Config config() {
+    return ConfigFactory.parseString("openaccel.system-name = event-native");
   }
 
   /** The C++ fixture's {@code SetUp}: every test starts on device 0. */

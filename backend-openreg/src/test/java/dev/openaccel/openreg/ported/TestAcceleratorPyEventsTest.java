@@ -6,15 +6,14 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.StreamGuard;
 import java.util.concurrent.atomic.AtomicReference;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -23,17 +22,10 @@ import org.junit.jupiter.api.Test;
  * Accelerator}/{@code Event} API, on the OpenReg backend. PyTorch raises {@code ValueError} for
  * both elapsed-time errors; API.md makes "never recorded" an {@link IllegalStateException}.
  */
-class TestAcceleratorPyEventsTest {
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start(ConfigFactory.parseString("openaccel.system-name = accelerator-event"));
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
+class TestAcceleratorPyEventsTest extends SharedAcceleratorTest {
+  @Override
+  protected Config config() {
+    return ConfigFactory.parseString("openaccel.system-name = accelerator-event");
   }
 
   /** test_generic_event_behavior, first case */

@@ -6,11 +6,12 @@ import static org.junit.jupiter.api.Assertions.assertNotEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.openreg.OpenRegEvent;
 import dev.openaccel.openreg.OpenRegProvider;
 import dev.openaccel.openreg.testing.Gate;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceGuard;
 import dev.openaccel.runtime.Event;
@@ -22,8 +23,6 @@ import java.util.List;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -35,20 +34,13 @@ import org.junit.jupiter.api.Test;
  * device.index is None}); tensor work is replaced by kernels, and where the Python test only runs
  * an operation, this port also checks the ordering it promises, using gated kernels.
  */
-class TestEventPyTest {
+class TestEventPyTest extends SharedAcceleratorTest {
   private static final Device D0 = Device.parse("openreg:0");
   private static final Device D1 = Device.parse("openreg:1");
 
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start(ConfigFactory.parseString("openaccel.system-name = event-test"));
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
+  @Override
+  protected Config config() {
+    return ConfigFactory.parseString("openaccel.system-name = event-test");
   }
 
   /** test_event_create */

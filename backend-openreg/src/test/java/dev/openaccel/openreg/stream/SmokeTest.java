@@ -2,24 +2,13 @@ package dev.openaccel.openreg.stream;
 
 import static org.junit.jupiter.api.Assertions.*;
 
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.*;
 import java.util.*;
 import java.util.concurrent.*;
 import org.junit.jupiter.api.*;
 
-class SmokeTest {
-  static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
-  }
-
+class SmokeTest extends SharedAcceleratorTest {
   @Test
   void basics() throws Exception {
     assertEquals(2, acc.deviceCount());

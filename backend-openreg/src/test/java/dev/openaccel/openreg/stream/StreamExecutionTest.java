@@ -10,7 +10,7 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.openreg.testing.KernelLatches;
-import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.Stream;
 import java.time.Duration;
@@ -22,8 +22,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -32,19 +30,7 @@ import org.junit.jupiter.api.Test;
  * synchronize} tracking the work enqueued so far, and {@code waitStream} ordering. Orderings are
  * forced with latches that kernels await, never with sleeps.
  */
-class StreamExecutionTest {
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
-  }
-
+class StreamExecutionTest extends SharedAcceleratorTest {
   private static Runnable gated(CountDownLatch started, CountDownLatch gate) {
     return () -> {
       started.countDown();

@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.openreg.testing.KernelLatches;
+import dev.openaccel.openreg.testing.SharedAcceleratorTest;
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Stream;
@@ -18,8 +19,6 @@ import java.util.ArrayList;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Set;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -28,19 +27,8 @@ import org.junit.jupiter.api.Test;
  * The round-robin position is shared state of the accelerator, so every assertion here holds
  * whatever position a pool is at when the test starts.
  */
-class StreamPoolTest {
+class StreamPoolTest extends SharedAcceleratorTest {
   private static final int POOL = 32;
-  private static Accelerator acc;
-
-  @BeforeAll
-  static void start() {
-    acc = Accelerator.start();
-  }
-
-  @AfterAll
-  static void stop() {
-    acc.close();
-  }
 
   private static List<Stream> take(Accelerator from, Device device, boolean high, int count) {
     List<Stream> streams = new ArrayList<>();
