@@ -8,5 +8,7 @@ import dev.openaccel.runtime.tck.BackendUnderTest;
  * declared capabilities work, and {@code STREAM_PRIORITIES}, undeclared, collapses to priority 0.
  */
 @RequiresOpenCl
-@BackendUnderTest(deviceType = "opencl", config = "openaccel.default-device-type = opencl")
+@BackendUnderTest(
+    deviceType = "opencl",
+    config = "openaccel.default-device-type = opencl\nopenaccel.opencl.memory-per-device = 64MiB")
 class OpenClConformanceTest extends BackendConformance {}

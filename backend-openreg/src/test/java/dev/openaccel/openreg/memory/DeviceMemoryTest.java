@@ -138,24 +138,6 @@ class DeviceMemoryTest {
   }
 
   @Test
-  void theCacheIsReleasedBeforeGivingUpAndTheDeviceStaysUsable() {
-    Device device = D1;
-    Stream other = accelerator.newStream(device);
-    DeviceBuffer big = accelerator.allocate(device, 12 * MIB);
-    big.close(); // cached for the current stream
-    try (var guard = accelerator.streamGuard(other)) {
-      // Another stream cannot reuse the cached block; the cache is released to make room.
-      try (DeviceBuffer again = accelerator.allocate(device, 12 * MIB)) {
-        assertEquals(12 * MIB, again.size());
-      }
-    }
-    assertThrows(DeviceOutOfMemoryException.class, () -> accelerator.allocate(device, 17 * MIB));
-    try (DeviceBuffer small = accelerator.allocate(device, 1024)) {
-      assertEquals(1024, small.size());
-    }
-  }
-
-  @Test
   void nonPositiveSizesAreRejected() {
     assertThrows(IllegalArgumentException.class, () -> accelerator.allocate(D0, 0));
     IllegalArgumentException e =

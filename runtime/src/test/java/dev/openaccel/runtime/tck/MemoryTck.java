@@ -14,8 +14,11 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Conformance of {@link Capability#DEVICE_MEMORY}: declared, buffers hold bytes through copies and
- * kernels, statistics add up, and an allocation above capacity is a {@link
- * DeviceOutOfMemoryException}; undeclared, allocating is reported as unsupported.
+ * kernels, statistics add up, an allocation above capacity is a {@link DeviceOutOfMemoryException},
+ * memory of closed buffers serves later allocations of any stream (what a caching allocator holds
+ * goes back before an allocation gives up), and {@code recordStream} keeps a closed buffer's memory
+ * from a new owner until the recorded stream's work is done; undeclared, allocating is reported as
+ * unsupported.
  */
 public abstract class MemoryTck extends BackendTck {
 
@@ -74,5 +77,29 @@ public abstract class MemoryTck extends BackendTck {
         () -> accelerator().allocate(device(0), tooMuch));
     assertThrowsWith(
         IllegalArgumentException.class, "0", () -> accelerator().allocate(device(0), 0));
+  }
+
+  @Test
+  void closedBuffersServeAnotherStreamsAllocationBeforeItRunsOutOfMemory() {
+    assumeDeclared(Capability.DEVICE_MEMORY);
+    long capacity = accelerator().memoryStats(device(0)).capacity();
+    long big = capacity / 4 * 3; // two of these never fit at once
+    accelerator().allocate(device(0), big).close(); // what a cache may keep for this stream
+    try (var guard = accelerator().streamGuard(newStream(0));
+        DeviceBuffer again = accelerator().allocate(device(0), big)) {
+      assertEquals(big, again.size());
+    }
+    try (DeviceBuffer small = accelerator().allocate(device(0), 1024)) {
+      assertEquals(1024, small.size());
+    }
+  }
+
+  @Test
+  void recordStreamKeepsAClosedBuffersMemoryUntilThatStreamsWorkIsDone() throws Exception {
+    assumeDeclared(Capability.DEVICE_MEMORY);
+    assertArrayEquals(
+        RecordStreamScenario.filled((byte) 1),
+        RecordStreamScenario.readerSees(accelerator(), device(0), true),
+        "the reader saw bytes of the memory's next owner");
   }
 }
