@@ -32,6 +32,17 @@ public final class Spin {
     }
   }
 
+  /**
+   * Lets other threads run for {@code nanos} by the monotonic clock, yielding the core in a loop:
+   * on two cores, a thread that is still finishing its work gets a core meanwhile.
+   */
+  public static void yieldFor(long nanos) {
+    long start = System.nanoTime();
+    while (System.nanoTime() - start < nanos) {
+      Thread.yield();
+    }
+  }
+
   /** Keeps the calling thread busy for {@code nanos} by the monotonic clock. */
   public static void busyFor(long nanos) {
     long start = System.nanoTime();
