@@ -22,8 +22,10 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  *
  * <p>Sources are read as room appears: at most the read-ahead (half the window, at least one {@link
  * #READ}) of bytes read and not yet sent, over all transfers, so the heap a transfer takes here
- * does not grow with its size. Reads go to the transfers in queue order, one read per transfer at a
- * time; chunks leave in queue order, a later transfer's only while the earlier ones have none read.
+ * does not grow with its size. The transfers take turns: each chunk sent puts its transfer at the
+ * back of the queue, and reads go to the transfers in queue order, one read per transfer at a time.
+ * So a small transfer behind large ones leaves as soon as it is read, after at most a chunk of each
+ * transfer ahead of it, not after all of their bytes.
  *
  * <p>The bulk lane is Artery's large-message lane (the receiver's path is a large-message
  * destination): its own connection and queue, so bulk data never delays control messages or events.
@@ -193,11 +195,13 @@ final class BulkSender extends AbstractBehavior<BulkSender.Command> {
         tell(pending, false);
       }
       pending = next(from, ++seq);
+      queue.remove(from);
       if (from.sentChunks == from.chunks) {
-        queue.remove(from);
         finished.add(from);
+      } else {
+        queue.addLast(from); // its turn is over: the next transfer with a chunk read goes
       }
-      from = from.ready.isEmpty() ? firstReady() : from;
+      from = firstReady();
     }
     if (pending != null) {
       tell(pending, true);

@@ -68,6 +68,28 @@ class BulkSenderTest {
   }
 
   @Test
+  void aSmallTransferBehindALargeOneLeavesWithoutWaitingForIt() throws Exception {
+    TestProbe<BulkMessage> receiver = kit.createTestProbe(BulkMessage.class);
+    ActorRef<BulkSender.Command> sender = spawn(receiver, 8L * CHUNK, new AtomicLong());
+    CompletableFuture<Void> large = new CompletableFuture<>();
+    CompletableFuture<Void> small = new CompletableFuture<>();
+    sender.tell(new BulkSender.Send(1, 0, new Zeros(64L * CHUNK), large)); // 16 MiB
+    sender.tell(new BulkSender.Send(2, 0, BulkSource.of(new byte[2 * CHUNK]), small));
+    List<Long> order = new ArrayList<>();
+    while (order.stream().filter(id -> id == 2).count() < 2) {
+      assertTrue(order.size() < 24, "the small transfer still waits after " + order);
+      creditBurst(receiver, order);
+    }
+    small.get(10, TimeUnit.SECONDS);
+    assertFalse(large.isDone(), "the large transfer was still under way");
+    while (order.size() < 66) {
+      creditBurst(receiver, order);
+    }
+    assertEquals(64, order.stream().filter(id -> id == 1).count(), "every chunk of it once");
+    large.get(10, TimeUnit.SECONDS);
+  }
+
+  @Test
   void theReadAheadStaysBoundedWhateverTheTransferSize() throws Exception {
     TestProbe<BulkMessage> receiver = kit.createTestProbe(BulkMessage.class);
     AtomicLong peak = new AtomicLong();
@@ -144,6 +166,16 @@ class BulkSenderTest {
       chunks.add(receiver.expectMessageClass(BulkProtocol.Chunk.class, TIMEOUT));
     }
     return chunks;
+  }
+
+  /** Receives chunks up to one that asks for credit, noting their transfers, and credits them. */
+  private static void creditBurst(TestProbe<BulkMessage> receiver, List<Long> transfers) {
+    BulkProtocol.Chunk chunk;
+    do {
+      chunk = receiver.expectMessageClass(BulkProtocol.Chunk.class, TIMEOUT);
+      transfers.add(chunk.transferId());
+    } while (!chunk.ack());
+    chunk.replyTo().tell(new BulkProtocol.Credit(chunk.seq()));
   }
 
   private static List<Boolean> acks(List<BulkProtocol.Chunk> chunks) {
