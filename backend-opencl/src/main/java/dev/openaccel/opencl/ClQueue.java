@@ -91,6 +91,14 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     if (!(work instanceof ClWork command)) {
       throw new IllegalArgumentException(work + " is not OpenCL work");
     }
+    enqueue(command, done).run();
+  }
+
+  /**
+   * Enqueues {@code command}; returns what is left to do outside this queue's monitor (and outside
+   * any other lock the caller holds: it may lock other queues and markers), which the caller runs.
+   */
+  private Runnable enqueue(ClWork command, Completion done) {
     int rc;
     long seq;
     long handle = 0;
@@ -116,13 +124,18 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         }
       }
     }
-    prompt.run();
-    if (rc != 0) {
-      command.ended(false);
-      done.fail(new OpenClException(command.toString(), rc));
-    } else if (watched) {
-      watch(handle, seq, command.name());
-    }
+    int code = rc;
+    long watchedSeq = watched ? seq : 0;
+    long watchedHandle = handle;
+    return () -> {
+      prompt.run();
+      if (code != 0) {
+        command.ended(false);
+        done.fail(new OpenClException(command.toString(), code));
+      } else if (watchedSeq != 0) {
+        watch(watchedHandle, watchedSeq, command.name());
+      }
+    };
   }
 
   /**
@@ -197,9 +210,15 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     synchronized (this) {
       reports = entries.isEmpty();
     }
+    Runnable[] rest = {NOTHING};
     try {
-      return m.enqueueWait(
-          reports, markerEvent -> submit(new ClBarrier(m, markerEvent, reports), done));
+      // Only the enqueue runs under the marker's monitor: what follows may lock other markers.
+      boolean enqueued =
+          m.enqueueWait(
+              reports,
+              markerEvent -> rest[0] = enqueue(new ClBarrier(m, markerEvent, reports), done));
+      rest[0].run();
+      return enqueued;
     } catch (OpenClException e) {
       return false; // the engine parks the stream on the record instead
     }

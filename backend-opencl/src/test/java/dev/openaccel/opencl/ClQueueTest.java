@@ -4,6 +4,11 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.lwjgl.opencl.CL10.CL_COMPLETE;
+import static org.lwjgl.opencl.CL10.clReleaseEvent;
+import static org.lwjgl.opencl.CL11.clCreateUserEvent;
+import static org.lwjgl.opencl.CL11.clSetUserEventStatus;
+import static org.lwjgl.opencl.CL12.nclEnqueueBarrierWithWaitList;
 
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Device;
@@ -12,6 +17,7 @@ import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Completion;
 import dev.openaccel.runtime.spi.Marker;
 import java.nio.ByteBuffer;
+import java.nio.IntBuffer;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -19,6 +25,7 @@ import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
+import org.lwjgl.system.MemoryStack;
 
 /** The device-queue layer without the engine: markers, device-side waits, callbacks, copies. */
 @RequiresOpenCl
@@ -227,24 +234,56 @@ class ClQueueTest {
 
   @Test
   void aMarkerIsNotReportedThroughABarrierThatWaitsBehindLongerWork() throws Exception {
+    long gate = userEvent();
     try (ClQueue a = new ClQueue(context, 0, true);
         ClQueue b = new ClQueue(context, 0, true);
-        Buf x = buffer(0, 4);
-        Buf y = buffer(0, 4)) {
+        Buf x = buffer(0, 4)) {
       CompletableFuture<Long> earlier = new CompletableFuture<>();
       CompletableFuture<Long> marked = new CompletableFuture<>();
-      b.submit(launch(slowSet, y, 2, 400_000_000), into(earlier)); // about half a second
+      b.submit(new GatedBarrier(gate), into(earlier)); // pending until the test opens the gate
       b.flush();
-      a.submit(launch(slowSet, x, 1, 20_000_000), into(new CompletableFuture<>()));
+      a.submit(launch(slowSet, x, 1, 2_000_000), into(new CompletableFuture<>()));
       ClMarker marker = (ClMarker) a.mark(into(marked)); // its kernel's callback is outstanding
       assertTrue(b.waitFor(marker, into(new CompletableFuture<>())));
       b.flush();
-      await(marked);
-      assertFalse(
-          earlier.isDone(), "the marker was reported only once the work before the barrier");
+      await(marked); // before, reported only with the barrier behind the gate: never, here
+      assertFalse(earlier.isDone(), "the gate is still closed");
       marker.release();
+      assertEquals(0, clSetUserEventStatus(gate, CL_COMPLETE));
       await(earlier);
+    } finally {
+      clSetUserEventStatus(gate, CL_COMPLETE); // never a failure: PoCL aborts on a failed gate
+      clReleaseEvent(gate);
     }
+  }
+
+  /** A user event of the test's context, not complete until the test completes it. */
+  private long userEvent() {
+    try (MemoryStack stack = MemoryStack.stackPush()) {
+      IntBuffer rc = stack.mallocInt(1);
+      long event = clCreateUserEvent(context.handle(), rc);
+      assertEquals(0, rc.get(0), "clCreateUserEvent");
+      return event;
+    }
+  }
+
+  /** Queue work that ends once {@code gate} completes and takes no compute unit meanwhile. */
+  private record GatedBarrier(long gate) implements ClWork {
+    @Override
+    public int enqueue(long queue, long eventAddress) {
+      try (MemoryStack stack = MemoryStack.stackPush()) {
+        return nclEnqueueBarrierWithWaitList(
+            queue, 1, stack.pointers(gate).address(), eventAddress);
+      }
+    }
+
+    @Override
+    public String name() {
+      return "gated barrier";
+    }
+
+    @Override
+    public void enqueued() {}
   }
 
   @Test

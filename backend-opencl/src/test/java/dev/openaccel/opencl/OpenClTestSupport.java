@@ -53,6 +53,12 @@ final class OpenClTestSupport {
     return start("");
   }
 
+  /** The compute units of the first device the default configuration selects. */
+  static int computeUnits() {
+    var found = (ClPlatforms.Found) ClPlatforms.probe(OpenClSettings.from(ConfigFactory.load()));
+    return found.devices().get(0).computeUnits();
+  }
+
   /** A little-endian buffer of {@code values}, position 0. */
   static ByteBuffer floats(float... values) {
     ByteBuffer bytes = ByteBuffer.allocateDirect(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);

@@ -24,8 +24,8 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * #READ}) of bytes read and not yet sent, over all transfers, so the heap a transfer takes here
  * does not grow with its size. The transfers take turns: each chunk sent puts its transfer at the
  * back of the queue, and reads go to the transfers in queue order, one read per transfer at a time.
- * So a small transfer behind large ones leaves as soon as it is read, after at most a chunk of each
- * transfer ahead of it, not after all of their bytes.
+ * So a small transfer behind large ones leaves soon after its turn to be read comes, behind at most
+ * the read-ahead the others hold, not after all of their bytes.
  *
  * <p>The bulk lane is Artery's large-message lane (the receiver's path is a large-message
  * destination): its own connection and queue, so bulk data never delays control messages or events.

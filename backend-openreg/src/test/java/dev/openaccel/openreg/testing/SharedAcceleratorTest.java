@@ -31,11 +31,15 @@ public abstract class SharedAcceleratorTest {
 
   @AfterAll
   void closeAccelerator() {
-    acc.close();
+    if (acc != null) { // null if it failed to start: that failure is the one to report
+      acc.close();
+    }
   }
 
   @AfterEach
   void resetContext() {
-    KernelLatches.resetContext(acc);
+    if (acc != null) {
+      KernelLatches.resetContext(acc);
+    }
   }
 }

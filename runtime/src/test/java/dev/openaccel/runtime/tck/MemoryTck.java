@@ -10,6 +10,8 @@ import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Capability;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import org.junit.jupiter.api.Test;
 
 /**
@@ -80,18 +82,34 @@ public abstract class MemoryTck extends BackendTck {
   }
 
   @Test
-  void closedBuffersServeAnotherStreamsAllocationBeforeItRunsOutOfMemory() {
+  void closedBuffersServeAnotherStreamsAllocationsBeforeTheyRunOutOfMemory() {
     assumeDeclared(Capability.DEVICE_MEMORY);
     long capacity = accelerator().memoryStats(device(0)).capacity();
-    long big = capacity / 4 * 3; // two of these never fit at once
-    accelerator().allocate(device(0), big).close(); // what a cache may keep for this stream
-    try (var guard = accelerator().streamGuard(newStream(0));
-        DeviceBuffer again = accelerator().allocate(device(0), big)) {
-      assertEquals(big, again.size());
+    long part = capacity / 8; // devices may cap one allocation at a quarter of their memory
+    closeAll(allocateParts(part, 6)); // three quarters, which a cache may keep for this stream
+    try (var guard = accelerator().streamGuard(newStream(0))) {
+      List<DeviceBuffer> again = allocateParts(part, 6); // fits only if that memory came back
+      closeAll(again);
     }
+    assertThrowsWith(
+        DeviceOutOfMemoryException.class,
+        "out of memory",
+        () -> accelerator().allocate(device(0), capacity + 1));
     try (DeviceBuffer small = accelerator().allocate(device(0), 1024)) {
-      assertEquals(1024, small.size());
+      assertEquals(1024, small.size(), "the device stays usable after running out");
     }
+  }
+
+  private List<DeviceBuffer> allocateParts(long size, int count) {
+    List<DeviceBuffer> buffers = new ArrayList<>();
+    for (int i = 0; i < count; i++) {
+      buffers.add(accelerator().allocate(device(0), size));
+    }
+    return buffers;
+  }
+
+  private static void closeAll(List<DeviceBuffer> buffers) {
+    buffers.forEach(DeviceBuffer::close);
   }
 
   @Test
