@@ -29,13 +29,13 @@ import org.lwjgl.system.MemoryUtil;
  * (after a callback, or at {@link #flush}), the last of them decides: a marker that a barrier of
  * another queue waits for is reported by that barrier ({@link ClBarrier}); another marker gets a
  * callback on its own event (skipped if a barrier took over by then); other commands get a marker
- * behind them. A barrier takes the report over only if nothing of its own queue is pending in front
- * of it, so that it runs as soon as the marker ends. So no callback runs on the OpenCL thread that
- * ends a waited-for marker or a barrier (PoCL calls back before it releases the commands waiting),
- * and a cross-stream hop stays on the device. But a record never waits for later work to be
- * reported: when a command that is not a marker is enqueued behind a marker, that marker gets its
- * own callback (unless a barrier reports it), and behind a barrier, the barrier hands its marker's
- * report back to that marker's queue.
+ * behind them. A barrier takes the report over only if nothing but markers of its own queue is
+ * pending in front of it, so that it runs as soon as the marker ends. So no callback runs on the
+ * OpenCL thread that ends a waited-for marker or a barrier (PoCL calls back before it releases the
+ * commands waiting), and a cross-stream hop stays on the device. But a record never waits for later
+ * work to be reported: when a command that is not a marker is enqueued behind a marker, that marker
+ * gets its own callback (unless a barrier reports it), and behind a barrier, the barrier hands its
+ * marker's report back to that marker's queue.
  *
  * <p>Submissions come from the stream's actor, one at a time; callbacks from OpenCL threads. Owns:
  * the queue handle (released by {@link #close()}), and the entries not yet completed with the count
@@ -206,10 +206,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     if (!(marker instanceof ClMarker m) || m.context() != context) {
       return false;
     }
-    boolean reports; // only a barrier that runs as soon as the marker ends reports it promptly
-    synchronized (this) {
-      reports = entries.isEmpty();
-    }
+    boolean reports = runsAtOnce();
     Runnable[] rest = {NOTHING};
     try {
       // Only the enqueue runs under the marker's monitor: what follows may lock other markers.
@@ -222,6 +219,20 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     } catch (OpenClException e) {
       return false; // the engine parks the stream on the record instead
     }
+  }
+
+  /**
+   * Whether a barrier enqueued now runs as soon as the marker it waits for ends (only then does it
+   * report that marker): nothing but markers is pending in front of it, and markers end as soon as
+   * the work before them, which has all ended, has.
+   */
+  private synchronized boolean runsAtOnce() {
+    for (Entry entry : entries) {
+      if (entry.marker() == null) {
+        return false;
+      }
+    }
+    return true;
   }
 
   /** Thread-safe here, like every method of this queue (a failed barrier's queue calls it). */

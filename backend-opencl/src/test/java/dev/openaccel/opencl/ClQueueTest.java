@@ -233,6 +233,26 @@ class ClQueueTest {
   }
 
   @Test
+  void aBarrierBehindOnlyMarkersOfItsQueueStillReportsTheMarkerItWaitsFor() throws Exception {
+    try (ClQueue a = new ClQueue(context, 0, true);
+        ClQueue b = new ClQueue(context, 0, true);
+        Buf x = buffer(0, 4)) {
+      CompletableFuture<Long> marked = new CompletableFuture<>();
+      CompletableFuture<Long> own = new CompletableFuture<>();
+      a.submit(launch(slowSet, x, 1, 2_000_000), into(new CompletableFuture<>()));
+      ClMarker marker = (ClMarker) a.mark(into(marked));
+      ClMarker first = (ClMarker) b.mark(into(own)); // b records, then waits: a common pattern
+      assertTrue(b.waitFor(marker, into(new CompletableFuture<>())));
+      assertTrue(marker.reported(), "b's own record in front kept the barrier from reporting");
+      b.flush();
+      await(own);
+      assertTrue(await(marked) > 0);
+      marker.release();
+      first.release();
+    }
+  }
+
+  @Test
   void aMarkerIsNotReportedThroughABarrierThatWaitsBehindLongerWork() throws Exception {
     long gate = userEvent();
     try (ClQueue a = new ClQueue(context, 0, true);
