@@ -11,6 +11,8 @@ import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
@@ -284,34 +286,55 @@ final class StreamHandle implements Stream.Ops {
    * Stops a stream whose actor has not started yet (its spawn request may never be handled during
    * shutdown); a stream with an actor is left to that actor's stop.
    */
-  synchronized void terminateIfUnattached(String reason) {
-    if (actor == null) {
-      terminate(reason);
+  void terminateIfUnattached(String reason) {
+    synchronized (this) {
+      if (actor != null) {
+        return;
+      }
+      markTerminated(reason);
     }
+    rejectQueued();
   }
 
   /**
    * Rejects new work and settles all queued work with a failure naming {@code reason}; idempotent.
    * Called once the actor is gone, or before it ever started.
    */
-  synchronized void terminate(String reason) {
-    if (terminated == null) {
-      terminated = new DeviceExecutionException(reason + "; " + stream + " accepts no more work");
+  void terminate(String reason) {
+    synchronized (this) {
+      markTerminated(reason);
     }
     rejectQueued();
   }
 
-  // Synchronized: shutdown and a producer that lost the race with it may both get here; the actor
-  // is gone, so whoever holds the monitor is the consumer.
-  private synchronized void rejectQueued() {
-    DeviceExecutionException failure = terminated;
-    WorkItem item;
-    while ((item = queue.poll()) != null) {
-      item.reject(failure);
-      progress.itemCompleted();
+  private void markTerminated(String reason) {
+    if (terminated == null) {
+      terminated = new DeviceExecutionException(reason + "; " + stream + " accepts no more work");
     }
-    progress.report(); // what was unreported is superseded: nothing of this stream runs again
-    progress.fail(failure);
+  }
+
+  /**
+   * Takes what is queued under this object's monitor (shutdown and a producer that lost the race
+   * with it may both get here; the actor is gone, so whoever holds the monitor is the consumer),
+   * then fails it outside: rejecting completes the callers' futures, whose dependent stages run on
+   * this thread and may take other locks (an event's, to record), so they never run under this one.
+   */
+  private void rejectQueued() {
+    DeviceExecutionException failure;
+    List<WorkItem> rejected = new ArrayList<>();
+    synchronized (this) {
+      failure = terminated;
+      WorkItem item;
+      while ((item = queue.poll()) != null) {
+        rejected.add(item);
+        progress.itemCompleted();
+      }
+      progress.report(); // what was unreported is superseded: nothing of this stream runs again
+      progress.fail(failure);
+    }
+    for (WorkItem item : rejected) {
+      item.reject(failure);
+    }
   }
 
   @Override
