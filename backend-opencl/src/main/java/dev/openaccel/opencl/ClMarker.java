@@ -1,6 +1,7 @@
 package dev.openaccel.opencl;
 
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
+import static org.lwjgl.opencl.CL10.clRetainEvent;
 
 import dev.openaccel.runtime.spi.Marker;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -19,10 +20,10 @@ import java.util.function.LongConsumer;
  * the waiting queues (PoCL calls back before it releases the commands that wait).
  *
  * <p>Owns: its {@code cl_event} until {@link #release()} (the engine calls it once the record
- * completed and no new wait will be started on it). The event is named (by a barrier, a callback or
- * a profiling query) only under this object's monitor while it is not released, so no stale event
- * is ever used. The count of barriers that report it is atomic, read by its queue without this
- * monitor.
+ * completed and no new wait will be started on it). The event is named (by a barrier or a profiling
+ * query) only under this object's monitor while it is not released, and a callback holds a
+ * reference of its own, so no stale event is ever used. The count of barriers that report it is
+ * atomic, read by its queue without this monitor.
  */
 final class ClMarker implements Marker {
   private final ClContext context;
@@ -72,15 +73,34 @@ final class ClMarker implements Marker {
   }
 
   /**
-   * Registers {@code watcher} for this marker's event.
+   * Registers {@code watcher} for this marker's event. The callback is registered outside this
+   * object's monitor, on a reference of its own to the event (released once it has run): OpenCL
+   * calls back at once, on this thread, for an event already complete, and what the watcher then
+   * does may lock other markers.
    *
    * @return false if the marker is already released (nothing is registered)
    */
-  synchronized boolean watch(ClCallbacks.Watcher watcher) {
-    if (released) {
-      return false;
+  boolean watch(ClCallbacks.Watcher watcher) {
+    synchronized (this) {
+      if (released) {
+        return false;
+      }
+      ClErrors.check(clRetainEvent(event), "clRetainEvent");
     }
-    ClCallbacks.watch(event, watcher);
+    try {
+      ClCallbacks.watch(
+          event,
+          (ev, status, end) -> {
+            try {
+              watcher.ended(ev, status, end);
+            } finally {
+              clReleaseEvent(ev);
+            }
+          });
+    } catch (OpenClException e) {
+      clReleaseEvent(event);
+      throw e;
+    }
     return true;
   }
 
