@@ -159,9 +159,9 @@ class StreamSemanticsTest {
       regStream.launch("gate", () -> Gates.await(gate));
       clStream.waitStream(regStream);
       addOne.launch(clStream, LaunchShape.of(1), x);
-      later.waitStream(clStream);
       ByteBuffer seen = ByteBuffer.allocateDirect(4);
-      clStream.copyToHost(x, seen);
+      clStream.copyToHost(x, seen); // enqueued before the wait, which covers only earlier work
+      later.waitStream(clStream);
       var after = later.submit("after", () -> floatsOf(seen)[0]);
       assertFalse(clStream.query(), "the opencl stream ran past unfinished openreg work");
       assertFalse(after.toCompletableFuture().isDone(), "openreg ran past unfinished opencl work");
