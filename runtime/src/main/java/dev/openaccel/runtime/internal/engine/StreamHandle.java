@@ -17,6 +17,7 @@ import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ForkJoinPool;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
@@ -248,7 +249,13 @@ final class StreamHandle implements Stream.Ops {
       wake();
     }
     if (terminated != null) {
-      rejectQueued(); // lost the race with shutdown: settle what the actor will never see
+      // Lost the race with shutdown: settle what the actor will never see. The caller may hold an
+      // event's monitor (a record enqueues under it), and failing other callers' work runs their
+      // stages, which may record too: those run on another thread.
+      List<WorkItem> rejected = takeQueued();
+      if (!rejected.isEmpty()) {
+        ForkJoinPool.commonPool().execute(() -> reject(rejected));
+      }
     }
   }
 
@@ -314,26 +321,33 @@ final class StreamHandle implements Stream.Ops {
   }
 
   /**
-   * Takes what is queued under this object's monitor (shutdown and a producer that lost the race
-   * with it may both get here; the actor is gone, so whoever holds the monitor is the consumer),
-   * then fails it outside: rejecting completes the callers' futures, whose dependent stages run on
-   * this thread and may take other locks (an event's, to record), so they never run under this one.
+   * Fails what is queued: taken under this object's monitor, failed outside it, since failing
+   * completes the callers' futures, whose dependent stages run on this thread and may take other
+   * locks (an event's, to record).
    */
   private void rejectQueued() {
-    DeviceExecutionException failure;
-    List<WorkItem> rejected = new ArrayList<>();
-    synchronized (this) {
-      failure = terminated;
-      WorkItem item;
-      while ((item = queue.poll()) != null) {
-        rejected.add(item);
-        progress.itemCompleted();
-      }
-      progress.report(); // what was unreported is superseded: nothing of this stream runs again
-      progress.fail(failure);
+    reject(takeQueued());
+  }
+
+  /**
+   * Takes what is queued, counting it completed (shutdown and a producer that lost the race with it
+   * may both get here; the actor is gone, so whoever holds the monitor is the consumer).
+   */
+  private synchronized List<WorkItem> takeQueued() {
+    List<WorkItem> taken = new ArrayList<>();
+    WorkItem item;
+    while ((item = queue.poll()) != null) {
+      taken.add(item);
+      progress.itemCompleted();
     }
-    for (WorkItem item : rejected) {
-      item.reject(failure);
+    progress.report(); // what was unreported is superseded: nothing of this stream runs again
+    progress.fail(terminated);
+    return taken;
+  }
+
+  private void reject(List<WorkItem> items) {
+    for (WorkItem item : items) {
+      item.reject(terminated);
     }
   }
 
