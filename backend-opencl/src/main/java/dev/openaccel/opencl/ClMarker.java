@@ -6,7 +6,7 @@ import static org.lwjgl.opencl.CL10.clRetainEvent;
 import dev.openaccel.runtime.spi.Marker;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicInteger;
-import java.util.function.LongConsumer;
+import java.util.function.LongFunction;
 
 /**
  * A marker enqueued on a {@link ClQueue}: the {@code cl_event} of an event record, which other
@@ -57,19 +57,19 @@ final class ClMarker implements Marker {
   /**
    * Hands this marker's event to {@code barrier}, which enqueues a wait for it, while the event is
    * sure to be live; if {@code reports}, the barrier then reports this marker's end ({@link
-   * #endedBefore}, or {@link #notReported} if it fails).
+   * #endedBefore}, or {@link #notReported} if it fails). Only that enqueue runs under this object's
+   * monitor: what {@code barrier} returns, which may lock other markers, is for the caller to run.
    *
-   * @return false if the marker is already released (nothing is enqueued)
+   * @return what is left to run, or null if the marker is already released (nothing is enqueued)
    */
-  synchronized boolean enqueueWait(boolean reports, LongConsumer barrier) {
+  synchronized Runnable enqueueWait(boolean reports, LongFunction<Runnable> barrier) {
     if (released) {
-      return false;
+      return null;
     }
     if (reports) {
       reporters.incrementAndGet(); // before the barrier exists: its end or failure counts after
     }
-    barrier.accept(event);
-    return true;
+    return barrier.apply(event);
   }
 
   /**

@@ -207,15 +207,15 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       return false;
     }
     boolean reports = runsAtOnce();
-    Runnable[] rest = {NOTHING};
     try {
-      // Only the enqueue runs under the marker's monitor: what follows may lock other markers.
-      boolean enqueued =
+      Runnable rest =
           m.enqueueWait(
-              reports,
-              markerEvent -> rest[0] = enqueue(new ClBarrier(m, markerEvent, reports), done));
-      rest[0].run();
-      return enqueued;
+              reports, markerEvent -> enqueue(new ClBarrier(m, markerEvent, reports), done));
+      if (rest == null) {
+        return false;
+      }
+      rest.run(); // outside the marker's monitor: it may lock other markers
+      return true;
     } catch (OpenClException e) {
       return false; // the engine parks the stream on the record instead
     }
