@@ -29,9 +29,18 @@ final class ClBarrier implements ClWork {
 
   @Override
   public int enqueue(long queue, long eventAddress) {
+    return enqueueOn(queue, markerEvent, eventAddress);
+  }
+
+  /**
+   * Enqueues on {@code queue} a barrier that waits for {@code event}, storing its own event at
+   * {@code eventAddress} (none when 0).
+   *
+   * @return the OpenCL error code, 0 on success
+   */
+  static int enqueueOn(long queue, long event, long eventAddress) {
     try (MemoryStack stack = MemoryStack.stackPush()) {
-      return nclEnqueueBarrierWithWaitList(
-          queue, 1, stack.pointers(markerEvent).address(), eventAddress);
+      return nclEnqueueBarrierWithWaitList(queue, 1, stack.pointers(event).address(), eventAddress);
     }
   }
 

@@ -8,9 +8,7 @@ import static org.lwjgl.opencl.CL10.CL_COMPLETE;
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
 import static org.lwjgl.opencl.CL11.clCreateUserEvent;
 import static org.lwjgl.opencl.CL11.clSetUserEventStatus;
-import static org.lwjgl.opencl.CL12.nclEnqueueBarrierWithWaitList;
 
-import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
@@ -50,7 +48,7 @@ class ClQueueTest {
 
   @BeforeAll
   void start() {
-    var found = (ClPlatforms.Found) ClPlatforms.probe(OpenClSettings.from(ConfigFactory.load()));
+    var found = OpenClTestSupport.platform();
     context = new ClContext(found);
     memory = new ClDeviceMemory(context, 0);
     program = new ClProgram(context, SOURCE, "");
@@ -291,10 +289,7 @@ class ClQueueTest {
   private record GatedBarrier(long gate) implements ClWork {
     @Override
     public int enqueue(long queue, long eventAddress) {
-      try (MemoryStack stack = MemoryStack.stackPush()) {
-        return nclEnqueueBarrierWithWaitList(
-            queue, 1, stack.pointers(gate).address(), eventAddress);
-      }
+      return ClBarrier.enqueueOn(queue, gate, eventAddress);
     }
 
     @Override
@@ -335,7 +330,7 @@ class ClQueueTest {
 
   @Test
   void aMarkerOfAnotherContextIsNotWaitedOnTheDevice() throws Exception {
-    var found = (ClPlatforms.Found) ClPlatforms.probe(OpenClSettings.from(ConfigFactory.load()));
+    var found = OpenClTestSupport.platform();
     try (ClContext second = new ClContext(found);
         ClQueue foreign = new ClQueue(second, 0, true);
         ClQueue queue = new ClQueue(context, 0, true)) {

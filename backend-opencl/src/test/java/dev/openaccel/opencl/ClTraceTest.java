@@ -40,7 +40,7 @@ class ClTraceTest {
    */
   @Test
   void concurrentCallbacksDoNotInterleaveTheirSpans() throws Exception {
-    var found = (ClPlatforms.Found) ClPlatforms.probe(OpenClSettings.from(ConfigFactory.load()));
+    var found = OpenClTestSupport.platform();
     // without the accelerator extension, whose own tracer would hold the trace watcher's name
     ActorTestKit kit =
         ActorTestKit.create(

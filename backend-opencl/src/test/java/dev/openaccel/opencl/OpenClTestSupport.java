@@ -53,10 +53,14 @@ final class OpenClTestSupport {
     return start("");
   }
 
+  /** The platform and devices the default configuration selects (OpenCL must be there). */
+  static ClPlatforms.Found platform() {
+    return (ClPlatforms.Found) ClPlatforms.probe(OpenClSettings.from(ConfigFactory.load()));
+  }
+
   /** The compute units of the first device the default configuration selects. */
   static int computeUnits() {
-    var found = (ClPlatforms.Found) ClPlatforms.probe(OpenClSettings.from(ConfigFactory.load()));
-    return found.devices().get(0).computeUnits();
+    return platform().devices().get(0).computeUnits();
   }
 
   /** A little-endian buffer of {@code values}, position 0. */
