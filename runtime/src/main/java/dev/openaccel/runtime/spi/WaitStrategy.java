@@ -12,9 +12,9 @@ import java.util.stream.Collectors;
  *   <caption>The trade-off</caption>
  *   <tr><th>strategy</th><th>wake-up latency</th><th>idle CPU</th></tr>
  *   <tr><td>{@link #BLOCKING}</td><td>an OS wake-up (microseconds)</td><td>none</td></tr>
- *   <tr><td>{@link #YIELDING}</td><td>sub-microsecond for a bounded time after the thread went
- *       idle, then as blocking</td><td>up to that bound per idle thread and idle period, given up to
- *       any other runnable thread</td></tr>
+ *   <tr><td>{@link #YIELDING}</td><td>sub-microsecond for a bounded time after the device went
+ *       idle, then as blocking</td><td>one thread per device polls, up to that bound per idle
+ *       period, given up to any other runnable thread; the others park</td></tr>
  *   <tr><td>{@link #BUSY_SPIN}</td><td>lowest</td><td>every idle thread holds a whole core, always;
  *       only for cores dedicated to the device</td></tr>
  * </table>
@@ -22,7 +22,9 @@ import java.util.stream.Collectors;
 public enum WaitStrategy {
   /** Park until woken: no idle CPU. The default. */
   BLOCKING("blocking"),
-  /** Spin, then {@code Thread.yield} for a bounded time, then park. */
+  /**
+   * One idle thread per device spins, then {@code Thread.yield}s for a bounded time, then parks.
+   */
   YIELDING("yielding"),
   /** Spin forever; never parks. */
   BUSY_SPIN("busy-spin");

@@ -9,8 +9,8 @@ final class BlockingWait implements IdleWait {
   }
 
   @Override
-  public Runnable await(DeviceTaskQueue queue) throws InterruptedException {
+  public Runnable await(Source source) throws InterruptedException {
     meter.parked();
-    return queue.park();
+    return source.park();
   }
 }

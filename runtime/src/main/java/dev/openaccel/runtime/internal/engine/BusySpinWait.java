@@ -1,11 +1,12 @@
 package dev.openaccel.runtime.internal.engine;
 
 /**
- * {@code busy-spin}: polls with only a spin hint in between and never parks, so a task starts as
- * soon as its wake-up is visible; each idle thread holds a whole core. Internal.
+ * {@code busy-spin}: every idle thread polls with only a spin hint in between and never parks, so a
+ * task starts as soon as it is queued and no hand-off needs an OS wake-up; each idle thread holds a
+ * whole core. Internal.
  */
 final class BusySpinWait implements IdleWait {
-  /** Polls between clock reads (to count idle time and see an interrupt). */
+  /** Polls between clock reads (to count idle time and see an interrupt or a shutdown). */
   private static final int POLLS_PER_CHECK = 256;
 
   private final IdleMeter meter;
@@ -15,21 +16,30 @@ final class BusySpinWait implements IdleWait {
   }
 
   @Override
-  public Runnable await(DeviceTaskQueue queue) throws InterruptedException {
-    long since = System.nanoTime();
-    while (true) {
-      for (int i = 0; i < POLLS_PER_CHECK; i++) {
-        Thread.onSpinWait();
-        Runnable task = queue.poll();
-        if (task != null) {
-          meter.spun(System.nanoTime() - since, true);
-          return task;
+  public Runnable await(Source source) throws InterruptedException {
+    source.startPolling(Integer.MAX_VALUE);
+    Runnable task = null;
+    try {
+      long since = System.nanoTime();
+      while (true) {
+        for (int i = 0; i < POLLS_PER_CHECK; i++) {
+          Thread.onSpinWait();
+          task = source.poll();
+          if (task != null) {
+            meter.spun(System.nanoTime() - since, true);
+            return task;
+          }
+        }
+        long now = System.nanoTime();
+        meter.spun(now - since, false); // counted as it burns, not only when work arrives
+        since = now;
+        IdleWait.checkInterrupt();
+        if (source.stopping()) {
+          return null;
         }
       }
-      long now = System.nanoTime();
-      meter.spun(now - since, false); // counted as it burns, not only when work arrives
-      since = now;
-      IdleWait.checkInterrupt();
+    } finally {
+      source.stopPolling(task != null);
     }
   }
 }

@@ -1,20 +1,16 @@
 package dev.openaccel.runtime.internal.engine;
 
 import com.typesafe.config.Config;
-import dev.openaccel.runtime.spi.DeviceThread;
 import java.util.concurrent.ExecutorService;
 import java.util.concurrent.ThreadFactory;
-import java.util.concurrent.ThreadPoolExecutor;
-import java.util.concurrent.TimeUnit;
-import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.dispatch.DispatcherPrerequisites;
 import org.apache.pekko.dispatch.ExecutorServiceConfigurator;
 import org.apache.pekko.dispatch.ExecutorServiceFactory;
 
 /**
- * The executor of a device dispatcher: a fixed pool of {@link DeviceThread}s, one per simulated
- * compute unit, whose idle threads wait for work as the device's {@link IdleWait} says. Built by
- * {@link DeviceDispatchers} from the dispatcher config it writes. Internal.
+ * Builds the executor of a device dispatcher, a {@link DevicePool} whose idle threads wait for work
+ * as the device's {@link IdleWait} says, from the dispatcher config {@link DeviceDispatchers}
+ * writes. Internal.
  */
 final class DeviceExecutorConfigurator extends ExecutorServiceConfigurator {
   static final String THREADS = "openaccel-threads";
@@ -38,13 +34,6 @@ final class DeviceExecutorConfigurator extends ExecutorServiceConfigurator {
   }
 
   private ExecutorService newPool() {
-    AtomicInteger counter = new AtomicInteger();
-    DeviceTaskQueue tasks = new DeviceTaskQueue(idleWait);
-    ThreadFactory factory =
-        body -> new DeviceThread(tasks.bind(body), name + "-" + counter.incrementAndGet());
-    ThreadPoolExecutor pool =
-        new ThreadPoolExecutor(threads, threads, 60, TimeUnit.SECONDS, tasks, factory);
-    pool.prestartAllCoreThreads(); // every thread waits in the strategy from the start
-    return pool;
+    return new DevicePool(name, threads, idleWait);
   }
 }

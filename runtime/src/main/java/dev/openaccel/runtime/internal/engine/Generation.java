@@ -235,9 +235,11 @@ final class Generation implements WorkItem {
   private void runWaiters(Object toRun) {
     if (toRun instanceof List<?> list) {
       for (Object w : list) {
+        DevicePool.settle(); // a stream an earlier waiter resumed must not wait behind this one
         ((Consumer<Generation>) w).accept(this);
       }
     } else if (toRun != null) {
+      DevicePool.settle();
       ((Consumer<Generation>) toRun).accept(this);
     }
   }

@@ -9,11 +9,12 @@ import dev.openaccel.runtime.spi.WaitStrategy;
 interface IdleWait {
 
   /**
-   * Waits as the strategy says for the next task of {@code queue}, which was just found empty.
+   * Waits as the strategy says for the next task of {@code source}, which was just found empty.
    *
+   * @return the task, or null if the pool stops meanwhile
    * @throws InterruptedException if the thread is interrupted while it waits (the pool stops)
    */
-  Runnable await(DeviceTaskQueue queue) throws InterruptedException;
+  Runnable await(Source source) throws InterruptedException;
 
   /** The implementation of {@code strategy}, counting what it burns in {@code meter}. */
   static IdleWait of(WaitStrategy strategy, IdleMeter meter) {
@@ -29,5 +30,28 @@ interface IdleWait {
     if (Thread.interrupted()) {
       throw new InterruptedException("device thread interrupted while idle");
     }
+  }
+
+  /** What a strategy waits with: the pool's task queue and its registries of idle threads. */
+  interface Source {
+    /** The next task, or null; never waits. */
+    Runnable poll();
+
+    /**
+     * Counts the calling thread as polling, unless {@code most} threads already are: while one
+     * polls, a new task wakes no parked thread.
+     *
+     * @return false if the calling thread must not poll (it parks instead)
+     */
+    boolean startPolling(int most);
+
+    /** Ends the calling thread's polling; {@code found}: a task ended it. */
+    void stopPolling(boolean found);
+
+    /** True once the pool is shutting down: a polling thread returns null. */
+    boolean stopping();
+
+    /** Parks until a task arrives (or the pool stops: then null). */
+    Runnable park() throws InterruptedException;
   }
 }

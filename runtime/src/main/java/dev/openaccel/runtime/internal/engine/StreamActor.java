@@ -133,6 +133,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   private Behavior<Command> onDeviceEnded(DeviceEnded message) {
+    DevicePool.settle(); // ends may complete the caller's futures
     inFlight.ended(message.ended());
     if (gated != null && inFlight.isEmpty()) {
       WorkItem.HostWork kernel = gated;
@@ -144,6 +145,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   private Behavior<Command> onPostStop() {
+    DevicePool.settle();
     if (blockedOn != null) {
       progress.itemCompleted(); // the parked wait will never resume; it was polled, so count it
     }
@@ -169,7 +171,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
     try {
       for (int budget = batch; ; budget--) {
         if (budget == 0) {
-          if (DeviceTaskQueue.othersWaiting()) {
+          if (DevicePool.othersWaiting()) {
             self.tell(Drain.INSTANCE);
             return;
           }
@@ -184,6 +186,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
           }
           return;
         }
+        DevicePool.settle(); // a stream this one resumed gets a thread before anything runs here
         if (!(item instanceof WorkItem.Launch)) {
           kernels.leave(); // whatever else runs here may run the caller's callbacks
         }
@@ -255,14 +258,14 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
     if (queue != null && marker == null) {
       // The record may not be on its device queue yet: wait until it is, then wait on the device.
       blockedOn = generation;
-      generation.onMarkedOrDone(marked -> self.tell(new Marked(marked)));
+      generation.onMarkedOrDone(marked -> DevicePool.handOff(() -> self.tell(new Marked(marked))));
       return false;
     }
     if (queue != null && device.waitOnDevice(generation, marker)) {
       return true;
     }
     blockedOn = generation;
-    generation.onComplete(done -> self.tell(new Resume(done)));
+    generation.onComplete(done -> DevicePool.handOff(() -> self.tell(new Resume(done))));
     return false;
   }
 

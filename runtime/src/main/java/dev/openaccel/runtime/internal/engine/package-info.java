@@ -6,7 +6,7 @@
  * <pre>
  *  ActorEngine (spi.Engine; one per backend per accelerator)
  *   |-- EngineDevices: per device
- *   |     |-- DeviceActor (device dispatcher: DeviceThreads taking turns from a DeviceTaskQueue
+ *   |     |-- DeviceActor (device dispatcher: DeviceThreads of a DevicePool taking turns
  *   |     |     |              as the device's IdleWait says; IdleMeter counts idle polling)
  *   |     |     |-- StreamActor  (drains one StreamHandle; Kernels; InFlight -&gt; DeviceQueue)
  *   |     |     `-- DeviceSyncQuery (scatter-gather with a deadline)

@@ -1,0 +1,298 @@
+package dev.openaccel.runtime.internal.engine;
+
+import dev.openaccel.runtime.spi.DeviceThread;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.RejectedExecutionException;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The executor of a device dispatcher: a fixed set of {@link DeviceThread}s, one per simulated
+ * compute unit, taking actor turns (a stream's wake-up, a resume, a device callback) from one
+ * queue. An idle thread waits for the next turn as the device's {@link IdleWait} says. Internal.
+ *
+ * <p>A turn is handed over with as few OS wake-ups as the strategy allows: a thread is unparked
+ * only if no thread of the pool is polling, and a record that resumes another stream of the same
+ * device from a device thread ({@link #handOff}) wakes nobody: the recording thread takes the turn
+ * itself when it comes back to the pool, a few hundred nanoseconds later, or wakes a thread for it
+ * before it runs anything else ({@link #settle}: the next item of a stream, a callback of the
+ * caller's). A cross-stream hop then costs no futex call on its critical path.
+ *
+ * <p>Owns: the task queue and the registry of parked threads (both lock-free, any thread), the
+ * count of polling threads (atomic), the run state (volatile, set by the shutdown calls), and per
+ * thread its {@link Worker} state (only that thread writes its hand-off count; {@code signalled} is
+ * set by the waker and cleared by the thread).
+ */
+final class DevicePool extends AbstractExecutorService implements IdleWait.Source {
+  private static final int RUNNING = 0;
+  private static final int SHUTDOWN = 1; // runs what is queued, takes nothing new
+  private static final int STOP = 2; // interrupted; what is queued was handed back
+
+  // The worker the calling thread is, with its pool; null off the device threads.
+  private static final ThreadLocal<Worker> CURRENT = new ThreadLocal<>();
+
+  private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Worker> parked = new ConcurrentLinkedQueue<>();
+  private final AtomicInteger polling = new AtomicInteger();
+  private final IdleWait idleWait;
+  private final Worker[] workers;
+  private final CountDownLatch exited;
+  private volatile int state = RUNNING;
+
+  /** Starts {@code threads} device threads named {@code name-1}, {@code name-2}, ... */
+  DevicePool(String name, int threads, IdleWait idleWait) {
+    if (threads < 1) {
+      throw new IllegalArgumentException("a device pool needs at least 1 thread, got " + threads);
+    }
+    this.idleWait = idleWait;
+    this.workers = new Worker[threads];
+    this.exited = new CountDownLatch(threads);
+    for (int i = 0; i < threads; i++) {
+      workers[i] = new Worker(name + "-" + (i + 1));
+    }
+    for (Worker worker : workers) {
+      worker.thread.start(); // every thread waits in the strategy from the start
+    }
+  }
+
+  // ---- the calls of device code ----
+
+  /**
+   * Runs {@code send}, which schedules an actor turn on the calling device thread's pool, without
+   * waking a thread for it: the caller runs it next or wakes a thread at its next {@link #settle}.
+   * Off the device threads, {@code send} runs as is.
+   */
+  static void handOff(Runnable send) {
+    Worker worker = CURRENT.get();
+    if (worker == null) {
+      send.run();
+      return;
+    }
+    worker.deferring = true;
+    try {
+      send.run();
+    } finally {
+      worker.deferring = false;
+    }
+  }
+
+  /**
+   * Wakes a thread for each turn the calling thread handed off and has not run yet: called before
+   * anything that may run long (a kernel, a caller's callback), so that a turn never waits behind
+   * it. Cheap when nothing is owed; a no-op off the device threads.
+   */
+  static void settle() {
+    Worker worker = CURRENT.get();
+    if (worker != null && worker.owed > 0) {
+      worker.pool().wake(worker.owed);
+      worker.owed = 0;
+    }
+  }
+
+  /**
+   * Whether another turn waits for a thread of the calling thread's device: then a stream that has
+   * run its batch yields its thread. True off the device threads, so that there a stream always
+   * yields after its batch.
+   */
+  static boolean othersWaiting() {
+    Worker worker = CURRENT.get();
+    return worker == null || !worker.pool().tasks.isEmpty();
+  }
+
+  // ---- ExecutorService ----
+
+  @Override
+  public void execute(Runnable task) {
+    if (state != RUNNING) {
+      throw new RejectedExecutionException("the device pool is shut down");
+    }
+    tasks.offer(task);
+    Worker worker = CURRENT.get();
+    if (worker != null && worker.deferring && worker.pool() == this) {
+      worker.owed++;
+      return;
+    }
+    wake(1);
+  }
+
+  @Override
+  public void shutdown() {
+    if (state == RUNNING) {
+      state = SHUTDOWN;
+    }
+    for (Worker worker : workers) {
+      LockSupport.unpark(worker.thread); // parked threads see the state and leave once idle
+    }
+  }
+
+  @Override
+  public List<Runnable> shutdownNow() {
+    state = STOP;
+    for (Worker worker : workers) {
+      worker.thread.interrupt();
+    }
+    List<Runnable> left = new ArrayList<>();
+    for (Runnable task; (task = tasks.poll()) != null; ) {
+      left.add(task);
+    }
+    return left;
+  }
+
+  @Override
+  public boolean isShutdown() {
+    return state != RUNNING;
+  }
+
+  @Override
+  public boolean isTerminated() {
+    return exited.getCount() == 0;
+  }
+
+  @Override
+  public boolean awaitTermination(long timeout, TimeUnit unit) throws InterruptedException {
+    return exited.await(timeout, unit);
+  }
+
+  // ---- IdleWait.Source: what the strategies wait with ----
+
+  @Override
+  public Runnable poll() {
+    return tasks.poll();
+  }
+
+  @Override
+  public boolean startPolling(int most) {
+    for (int now = polling.get(); now < most; now = polling.get()) {
+      if (polling.compareAndSet(now, now + 1)) {
+        return true;
+      }
+    }
+    return false;
+  }
+
+  @Override
+  public void stopPolling(boolean found) {
+    polling.decrementAndGet();
+    if (found && !tasks.isEmpty()) {
+      wake(1); // a burst: the next turn gets a thread of its own
+    }
+  }
+
+  @Override
+  public boolean stopping() {
+    return state != RUNNING;
+  }
+
+  @Override
+  public Runnable park() throws InterruptedException {
+    Worker self = CURRENT.get();
+    self.signalled = false;
+    parked.offer(self);
+    while (true) {
+      // Registered before this poll and a producer offers before it looks for a parked thread:
+      // one of the two sees the other, so no wake-up is lost.
+      Runnable task = tasks.poll();
+      if (task != null || state != RUNNING) {
+        if (!parked.remove(self) && task != null && !tasks.isEmpty()) {
+          wake(1); // a producer's wake-up was spent on this thread: pass it on
+        }
+        return task;
+      }
+      if (self.signalled) { // woken, but another thread took the turn: register again
+        self.signalled = false;
+        parked.offer(self);
+        continue;
+      }
+      LockSupport.park(this);
+      if (Thread.interrupted() && state == STOP) {
+        parked.remove(self);
+        throw new InterruptedException("device thread interrupted while parked");
+      }
+    }
+  }
+
+  // ---- internals ----
+
+  /** Unparks up to {@code count} parked threads, unless a thread is polling and will take it. */
+  private void wake(int count) {
+    if (polling.get() > 0) {
+      return;
+    }
+    for (int i = 0; i < count; i++) {
+      Worker worker = parked.poll();
+      if (worker == null) {
+        return;
+      }
+      worker.signalled = true;
+      LockSupport.unpark(worker.thread);
+    }
+  }
+
+  /** The next turn for {@code worker}, or null when the pool stops and nothing is queued. */
+  private Runnable next(Worker worker) throws InterruptedException {
+    Runnable task = tasks.poll();
+    if (worker.owed > 0) { // it runs one of the turns it handed off; the others need threads
+      if (task != null && worker.owed > 1) {
+        wake(worker.owed - 1);
+      }
+      worker.owed = 0;
+    }
+    if (task != null) {
+      return task;
+    }
+    return state == RUNNING || state == SHUTDOWN && !tasks.isEmpty() ? idleWait.await(this) : null;
+  }
+
+  /** One device thread: takes turns until the pool stops. */
+  private final class Worker implements Runnable {
+    final DeviceThread thread;
+    volatile boolean signalled; // set by a waker before it unparks this thread
+    boolean deferring; // this thread only: inside handOff
+    int owed; // this thread only: turns handed off that no thread has been woken for
+
+    Worker(String name) {
+      this.thread = new DeviceThread(this, name);
+    }
+
+    DevicePool pool() {
+      return DevicePool.this;
+    }
+
+    @Override
+    public void run() {
+      CURRENT.set(this);
+      try {
+        while (true) {
+          Runnable task;
+          try {
+            task = next(this);
+          } catch (InterruptedException e) {
+            if (state == STOP) {
+              return;
+            }
+            continue; // a stray interrupt while idle: keep serving
+          }
+          if (task == null) {
+            if (state != RUNNING && tasks.isEmpty()) {
+              return;
+            }
+            continue;
+          }
+          try {
+            task.run();
+          } catch (Throwable e) { // the pool keeps its threads; the handler reports it
+            thread.getUncaughtExceptionHandler().uncaughtException(thread, e);
+          }
+        }
+      } finally {
+        CURRENT.remove();
+        exited.countDown();
+      }
+    }
+  }
+}
