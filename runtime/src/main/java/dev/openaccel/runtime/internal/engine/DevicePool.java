@@ -10,6 +10,7 @@ import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.Consumer;
 
 /**
  * The executor of a device dispatcher: a fixed set of {@link DeviceThread}s, one per simulated
@@ -17,16 +18,17 @@ import java.util.concurrent.locks.LockSupport;
  * queue. An idle thread waits for the next turn as the device's {@link IdleWait} says. Internal.
  *
  * <p>A turn is handed over with as few OS wake-ups as the strategy allows: a thread is unparked
- * only if no thread of the pool is polling, and a record that resumes another stream of the same
- * device from a device thread ({@link #handOff}) wakes nobody: the recording thread takes the turn
- * itself when it comes back to the pool, a few hundred nanoseconds later, or wakes a thread for it
- * before it runs anything else ({@link #settle}: the next item of a stream, a callback of the
- * caller's). A cross-stream hop then costs no futex call on its critical path.
+ * only if no thread of the pool is polling, and a record that a stream makes on its device thread
+ * resumes the streams of the same device that wait for it without waking anyone ({@link #handOff}):
+ * the recording thread takes their turns itself when it comes back to the pool, a few hundred
+ * nanoseconds later, or wakes threads for them before it runs anything else ({@link #settle}: the
+ * stream's next item, another message of its actor, a caller's callback). A cross-stream hop then
+ * costs no futex call on its critical path.
  *
- * <p>Owns: the task queue and the registry of parked threads (both lock-free, any thread), the
- * count of polling threads (atomic), the run state (volatile, set by the shutdown calls), and per
- * thread its {@link Worker} state (only that thread writes its hand-off count; {@code signalled} is
- * set by the waker and cleared by the thread).
+ * <p>Owns: the task queue and the registry of parked threads (both lock-free, any thread; a {@link
+ * Parking} is claimed once, by its waker or by its thread), the count of polling threads (atomic),
+ * the run state (volatile, set by the shutdown calls), and per thread its {@link Worker} hand-off
+ * state (written only by that thread).
  */
 final class DevicePool extends AbstractExecutorService implements IdleWait.Source {
   private static final int RUNNING = 0;
@@ -37,7 +39,7 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
   private static final ThreadLocal<Worker> CURRENT = new ThreadLocal<>();
 
   private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
-  private final ConcurrentLinkedQueue<Worker> parked = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedQueue<Parking> parked = new ConcurrentLinkedQueue<>();
   private final AtomicInteger polling = new AtomicInteger();
   private final IdleWait idleWait;
   private final Worker[] workers;
@@ -63,19 +65,26 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
   // ---- the calls of device code ----
 
   /**
-   * Runs {@code send}, which schedules an actor turn on the calling device thread's pool, without
-   * waking a thread for it: the caller runs it next or wakes a thread at its next {@link #settle}.
-   * Off the device threads, {@code send} runs as is.
+   * A waiter that only schedules an actor turn, so that its wake-up may be handed off ({@link
+   * #handOff}).
    */
-  static void handOff(Runnable send) {
+  interface HandOff {}
+
+  /**
+   * Runs {@code send} with {@code value}; the actor turn it schedules on the calling device
+   * thread's pool wakes no thread: the caller runs it next or wakes a thread for it at its next
+   * {@link #settle}. Off the device threads, {@code send} runs as is. The caller must reach a
+   * {@code settle} before it runs anything that may take long.
+   */
+  static <T> void handOff(Consumer<T> send, T value) {
     Worker worker = CURRENT.get();
     if (worker == null) {
-      send.run();
+      send.accept(value);
       return;
     }
     worker.deferring = true;
     try {
-      send.run();
+      send.accept(value);
     } finally {
       worker.deferring = false;
     }
@@ -112,6 +121,9 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
       throw new RejectedExecutionException("the device pool is shut down");
     }
     tasks.offer(task);
+    if (state != RUNNING && tasks.remove(task)) { // shut down meanwhile: its threads may be gone
+      throw new RejectedExecutionException("the device pool is shut down");
+    }
     Worker worker = CURRENT.get();
     if (worker != null && worker.deferring && worker.pool() == this) {
       worker.owed++;
@@ -190,27 +202,30 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
 
   @Override
   public Runnable park() throws InterruptedException {
-    Worker self = CURRENT.get();
-    self.signalled = false;
-    parked.offer(self);
+    Parking parking = new Parking(Thread.currentThread());
+    parked.offer(parking);
     while (true) {
       // Registered before this poll and a producer offers before it looks for a parked thread:
       // one of the two sees the other, so no wake-up is lost.
       Runnable task = tasks.poll();
       if (task != null || state != RUNNING) {
-        if (!parked.remove(self) && task != null && !tasks.isEmpty()) {
+        if (parking.claim()) {
+          parked.remove(parking);
+        } else if (task != null && !tasks.isEmpty()) {
           wake(1); // a producer's wake-up was spent on this thread: pass it on
         }
         return task;
       }
-      if (self.signalled) { // woken, but another thread took the turn: register again
-        self.signalled = false;
-        parked.offer(self);
+      if (parking.get() == Parking.SIGNALLED) { // woken, but another thread took the turn
+        parking = new Parking(Thread.currentThread());
+        parked.offer(parking);
         continue;
       }
       LockSupport.park(this);
       if (Thread.interrupted() && state == STOP) {
-        parked.remove(self);
+        if (parking.claim()) {
+          parked.remove(parking);
+        }
         throw new InterruptedException("device thread interrupted while parked");
       }
     }
@@ -223,13 +238,15 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
     if (polling.get() > 0) {
       return;
     }
-    for (int i = 0; i < count; i++) {
-      Worker worker = parked.poll();
-      if (worker == null) {
+    for (int woken = 0; woken < count; ) {
+      Parking parking = parked.poll();
+      if (parking == null) {
         return;
       }
-      worker.signalled = true;
-      LockSupport.unpark(worker.thread);
+      if (parking.signal()) { // else its thread left on its own: try the next
+        LockSupport.unpark(parking.thread);
+        woken++;
+      }
     }
   }
 
@@ -248,10 +265,37 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
     return state == RUNNING || state == SHUTDOWN && !tasks.isEmpty() ? idleWait.await(this) : null;
   }
 
+  /**
+   * One parked period of one thread, claimed once: by a waker (signalled: it unparks the thread) or
+   * by the thread leaving on its own. A new period gets a new one, so a waker that took an old
+   * registry entry cannot signal a later period.
+   */
+  private static final class Parking extends AtomicInteger {
+    private static final long serialVersionUID = 1L;
+    static final int WAITING = 0;
+    static final int SIGNALLED = 1;
+    static final int LEFT = 2;
+
+    final transient Thread thread;
+
+    Parking(Thread thread) {
+      this.thread = thread;
+    }
+
+    /** The waker's claim; true if the thread was still waiting and must be unparked. */
+    boolean signal() {
+      return compareAndSet(WAITING, SIGNALLED);
+    }
+
+    /** The thread's own claim when it leaves; false if a waker signalled it first. */
+    boolean claim() {
+      return compareAndSet(WAITING, LEFT);
+    }
+  }
+
   /** One device thread: takes turns until the pool stops. */
   private final class Worker implements Runnable {
     final DeviceThread thread;
-    volatile boolean signalled; // set by a waker before it unparks this thread
     boolean deferring; // this thread only: inside handOff
     int owed; // this thread only: turns handed off that no thread has been woken for
 

@@ -106,7 +106,9 @@ final class Generation implements WorkItem {
   }
 
   /**
-   * Sets the record's device marker (once, by the recording stream's actor) and tells who waits.
+   * Sets the record's device marker (once, by the recording stream's actor, in its turn) and tells
+   * who waits; streams of its device that wait are handed off ({@link DevicePool#handOff}), so the
+   * caller must reach a {@link DevicePool#settle} before it runs anything that may take long.
    */
   void deviceMarker(Marker marker) {
     Object toRun;
@@ -115,7 +117,7 @@ final class Generation implements WorkItem {
       toRun = markWaiters;
       markWaiters = null;
     }
-    runWaiters(toRun);
+    runWaiters(toRun, true);
   }
 
   /**
@@ -135,6 +137,19 @@ final class Generation implements WorkItem {
 
   /** Completes this generation; later calls are ignored (latched). */
   void complete(long atNanos, DeviceExecutionException failureOrNull) {
+    complete(atNanos, failureOrNull, false);
+  }
+
+  /**
+   * Completes this generation in the turn of the stream that reached it, on its device thread: the
+   * streams of its device that wait for it are handed off ({@link DevicePool#handOff}), so the
+   * caller must reach a {@link DevicePool#settle} before it runs anything that may take long.
+   */
+  void completeInTurn(long atNanos, DeviceExecutionException failureOrNull) {
+    complete(atNanos, failureOrNull, true);
+  }
+
+  private void complete(long atNanos, DeviceExecutionException failureOrNull, boolean handOffs) {
     Object toRun;
     Object marked;
     synchronized (this) {
@@ -153,8 +168,8 @@ final class Generation implements WorkItem {
     if (marker != null) {
       marker.release();
     }
-    runWaiters(marked);
-    runWaiters(toRun);
+    runWaiters(marked, handOffs);
+    runWaiters(toRun, handOffs);
   }
 
   /** Runs {@code waiter} once this generation is done: now, on this thread, if it already is. */
@@ -231,16 +246,24 @@ final class Generation implements WorkItem {
     return many;
   }
 
-  @SuppressWarnings("unchecked")
-  private void runWaiters(Object toRun) {
+  private void runWaiters(Object toRun, boolean handOffs) {
     if (toRun instanceof List<?> list) {
       for (Object w : list) {
-        DevicePool.settle(); // a stream an earlier waiter resumed must not wait behind this one
-        ((Consumer<Generation>) w).accept(this);
+        runWaiter(w, handOffs);
       }
     } else if (toRun != null) {
-      DevicePool.settle();
-      ((Consumer<Generation>) toRun).accept(this);
+      runWaiter(toRun, handOffs);
+    }
+  }
+
+  @SuppressWarnings("unchecked")
+  private void runWaiter(Object waiter, boolean handOffs) {
+    Consumer<Generation> w = (Consumer<Generation>) waiter;
+    if (handOffs && waiter instanceof DevicePool.HandOff) {
+      DevicePool.handOff(w, this);
+    } else {
+      DevicePool.settle(); // a stream handed off before must not wait behind this waiter
+      w.accept(this);
     }
   }
 

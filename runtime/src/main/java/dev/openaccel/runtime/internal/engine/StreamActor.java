@@ -3,6 +3,7 @@ package dev.openaccel.runtime.internal.engine;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.spi.DeviceQueue;
 import dev.openaccel.runtime.spi.Marker;
+import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.PostStop;
@@ -36,6 +37,19 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   private record Marked(Generation generation) implements Command {}
 
   private record DeviceEnded(InFlight.Ended ended) implements Command {}
+
+  /**
+   * What a parked stream waits with on a generation: a message to its own actor, {@link Marked}
+   * once the record is on its device queue, else {@link Resume} once it is done. It only schedules
+   * a turn, so a record made in another stream's turn on the device hands it off.
+   */
+  private record Wake(ActorRef<Command> self, boolean marked)
+      implements Consumer<Generation>, DevicePool.HandOff {
+    @Override
+    public void accept(Generation generation) {
+      self.tell(marked ? new Marked(generation) : new Resume(generation));
+    }
+  }
 
   /**
    * How long a stream waits for its next item after a timing event's record: the work being timed
@@ -106,6 +120,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   private Behavior<Command> onDrain() {
+    DevicePool.settle(); // a stream this actor's last turn handed off runs before this one
     if (blockedOn == null && gated == null) {
       drain();
     }
@@ -113,6 +128,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   private Behavior<Command> onResume(Resume resume) {
+    DevicePool.settle();
     if (resume.generation() == blockedOn) {
       blockedOn = null;
       absorb(resume.generation());
@@ -123,6 +139,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   private Behavior<Command> onMarked(Marked marked) {
+    DevicePool.settle();
     if (marked.generation() == blockedOn) {
       blockedOn = null;
       if (waitOn(marked.generation())) {
@@ -133,7 +150,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   private Behavior<Command> onDeviceEnded(DeviceEnded message) {
-    DevicePool.settle(); // ends may complete the caller's futures
+    DevicePool.settle();
     inFlight.ended(message.ended());
     if (gated != null && inFlight.isEmpty()) {
       WorkItem.HostWork kernel = gated;
@@ -178,7 +195,13 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
           progress.publish();
           budget = batch;
         }
-        WorkItem item = lingerAfterTiming ? items.pollWithin(TIMING_LINGER_NANOS) : items.poll();
+        WorkItem item;
+        if (lingerAfterTiming) {
+          DevicePool.settle(); // nobody waits out the linger
+          item = items.pollWithin(TIMING_LINGER_NANOS);
+        } else {
+          item = items.poll();
+        }
         lingerAfterTiming = false;
         if (item == null) {
           if (items.idleOrContinue()) {
@@ -234,7 +257,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   boolean runRecord(Generation generation) {
     if (queue == null) {
       progress.itemCompleted();
-      generation.complete(System.nanoTime(), progress.unreported());
+      generation.completeInTurn(System.nanoTime(), progress.unreported()); // settled below
       EngineEvent event = generation.event();
       lingerAfterTiming = event != null && event.timing();
       return true;
@@ -258,14 +281,14 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
     if (queue != null && marker == null) {
       // The record may not be on its device queue yet: wait until it is, then wait on the device.
       blockedOn = generation;
-      generation.onMarkedOrDone(marked -> DevicePool.handOff(() -> self.tell(new Marked(marked))));
+      generation.onMarkedOrDone(new Wake(self, true));
       return false;
     }
     if (queue != null && device.waitOnDevice(generation, marker)) {
       return true;
     }
     blockedOn = generation;
-    generation.onComplete(done -> DevicePool.handOff(() -> self.tell(new Resume(done))));
+    generation.onComplete(new Wake(self, false));
     return false;
   }
 

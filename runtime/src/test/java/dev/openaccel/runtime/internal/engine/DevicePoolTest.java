@@ -14,6 +14,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.function.BooleanSupplier;
 import org.junit.jupiter.api.AfterEach;
 import org.junit.jupiter.api.Test;
@@ -26,6 +27,7 @@ import org.junit.jupiter.params.provider.EnumSource;
  */
 class DevicePoolTest {
   private static final long BOUND_NANOS = TimeUnit.SECONDS.toNanos(10);
+  private static final AtomicInteger POOLS = new AtomicInteger();
 
   private final List<Thread> threads = new ArrayList<>();
   private IdleMeter meter;
@@ -33,9 +35,10 @@ class DevicePoolTest {
 
   private DevicePool start(WaitStrategy strategy, int size) {
     meter = new IdleMeter(Device.of(DeviceType.of("test"), 0), strategy);
-    pool = new DevicePool("pool-test", size, IdleWait.of(strategy, meter));
+    String name = "pool-test-" + POOLS.incrementAndGet(); // a pool's threads outlive its latch
+    pool = new DevicePool(name, size, IdleWait.of(strategy, meter));
     for (Thread thread : Thread.getAllStackTraces().keySet()) {
-      if (thread.getName().startsWith("pool-test-")) {
+      if (thread.getName().startsWith(name + "-")) {
         threads.add(thread);
       }
     }
@@ -94,7 +97,7 @@ class DevicePoolTest {
     CompletableFuture<Thread> handed = new CompletableFuture<>();
     pool.execute(
         () -> {
-          DevicePool.handOff(() -> pool.execute(() -> handed.complete(Thread.currentThread())));
+          DevicePool.handOff(pool::execute, () -> handed.complete(Thread.currentThread()));
           handing.complete(Thread.currentThread());
         });
     Thread thread = handing.get(10, TimeUnit.SECONDS);
@@ -118,7 +121,7 @@ class DevicePoolTest {
     CompletableFuture<Boolean> waited = new CompletableFuture<>();
     pool.execute(
         () -> {
-          DevicePool.handOff(() -> pool.execute(handedRan::countDown));
+          DevicePool.handOff(pool::execute, handedRan::countDown);
           DevicePool.settle(); // as before a kernel: the handed-off turn must not wait for this one
           try {
             waited.complete(handedRan.await(10, TimeUnit.SECONDS));
@@ -144,7 +147,7 @@ class DevicePoolTest {
                 for (int i = 0; i < perProducer; i++) {
                   pool.execute(
                       () -> {
-                        DevicePool.handOff(() -> pool.execute(done::countDown));
+                        DevicePool.handOff(pool::execute, done::countDown);
                         done.countDown();
                       });
                   if (i % 64 == 0) {

@@ -1,0 +1,156 @@
+package dev.openaccel.runtime.internal.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.EventOptions;
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.EngineSpec;
+import dev.openaccel.runtime.spi.WaitStrategy;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicReference;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.junit.jupiter.api.AfterAll;
+import org.junit.jupiter.api.Test;
+
+/**
+ * A record made in a stream's turn resumes the streams of its device that wait for it without
+ * waking a thread: the recording thread runs them next. Whatever the recording thread runs first
+ * (its stream's next kernel, a caller's callback, a kernel completing a future another stream waits
+ * for) never holds them up.
+ */
+class HandOffTest {
+  private static final ActorTestKit KIT = ActorTestKit.create();
+
+  @AfterAll
+  static void stop() {
+    KIT.shutdownTestKit();
+  }
+
+  private static ActorEngine engine(String type, int threads) {
+    return Engines.start(
+        KIT.system(),
+        EngineSpec.builder(DeviceType.of(type))
+            .computeUnits(threads)
+            .waitStrategy(WaitStrategy.BLOCKING)
+            .build());
+  }
+
+  /** The device's threads that are parked, waiting for work. */
+  private static long parkedThreads(ActorEngine engine) {
+    String name = "openaccel-" + engine.type().name() + "-device-0-";
+    return Thread.getAllStackTraces().keySet().stream()
+        .filter(t -> t.getName().contains(name) && t.getState() == Thread.State.WAITING)
+        .count();
+  }
+
+  @Test
+  void aStreamResumedByARecordRunsNextOnTheRecordingThread() {
+    ActorEngine engine = engine("handoffsame", 3);
+    Device device = Device.of(engine.type(), 0);
+    Stream a = engine.getNewStream(device, 0);
+    Stream b = engine.getNewStream(device, 0);
+    Event event = Engines.newEvent(engine, EventOptions.defaults());
+    AtomicReference<Thread> recorded = new AtomicReference<>();
+    AtomicReference<Thread> resumed = new AtomicReference<>();
+    CountDownLatch gate = new CountDownLatch(1);
+    a.launch(
+        "gate",
+        () -> {
+          Engines.awaiting(gate).run();
+          recorded.set(Thread.currentThread());
+        });
+    event.record(a);
+    b.waitEvent(event);
+    b.launch("resumed", () -> resumed.set(Thread.currentThread()));
+    assertTrue(
+        Engines.eventually(() -> parkedThreads(engine) == 2),
+        "b parked on the event and its thread went idle");
+    gate.countDown();
+    b.synchronize();
+    assertSame(recorded.get(), resumed.get(), "b ran on a's thread, with no thread woken");
+    event.close();
+  }
+
+  @Test
+  void aStreamResumedByARecordDoesNotWaitForTheRecordingStreamsNextKernel() {
+    ActorEngine engine = engine("handoffnext", 2);
+    Device device = Device.of(engine.type(), 0);
+    Stream a = engine.getNewStream(device, 0);
+    Stream b = engine.getNewStream(device, 0);
+    Event event = Engines.newEvent(engine, EventOptions.defaults());
+    CountDownLatch bRan = new CountDownLatch(1);
+    AtomicBoolean sawB = new AtomicBoolean();
+    CountDownLatch gate = Engines.hold(a);
+    event.record(a);
+    a.launch("waits for b", () -> sawB.set(awaitQuietly(bRan)));
+    b.waitEvent(event);
+    b.launch("b", bRan::countDown);
+    gate.countDown();
+    a.synchronize();
+    b.synchronize();
+    assertTrue(sawB.get(), "b ran while a's next kernel held a's thread");
+    event.close();
+  }
+
+  @Test
+  void aStreamResumedByARecordDoesNotWaitForACallbackOfTheSameRecord() throws Exception {
+    ActorEngine engine = engine("handoffcallback", 2);
+    Device device = Device.of(engine.type(), 0);
+    Stream a = engine.getNewStream(device, 0);
+    Stream b = engine.getNewStream(device, 0);
+    Event event = Engines.newEvent(engine, EventOptions.defaults());
+    CountDownLatch bRan = new CountDownLatch(1);
+    CountDownLatch gate = Engines.hold(a);
+    event.record(a);
+    b.waitEvent(event);
+    b.launch("b", bRan::countDown);
+    assertTrue(Engines.eventually(() -> parkedThreads(engine) == 1), "b parked on the event");
+    CompletableFuture<Boolean> callbackSawB =
+        event.completion().toCompletableFuture().thenApply(done -> awaitQuietly(bRan));
+    gate.countDown();
+    assertTrue(callbackSawB.get(20, TimeUnit.SECONDS), "b ran while the callback held a thread");
+    b.synchronize();
+    event.close();
+  }
+
+  @Test
+  void aStreamWaitingForAFutureIsNotHeldByTheKernelThatCompletesIt() {
+    ActorEngine engine = engine("handofffuture", 2);
+    Device device = Device.of(engine.type(), 0);
+    Stream a = engine.getNewStream(device, 0);
+    Stream b = engine.getNewStream(device, 0);
+    CompletableFuture<Void> signal = new CompletableFuture<>();
+    CountDownLatch bRan = new CountDownLatch(1);
+    AtomicBoolean sawB = new AtomicBoolean();
+    b.waitFor(signal);
+    b.launch("b", bRan::countDown);
+    a.launch(
+        "completes b's signal, then waits for b",
+        () -> {
+          signal.complete(null);
+          sawB.set(awaitQuietly(bRan));
+        });
+    a.synchronize();
+    b.synchronize();
+    assertTrue(sawB.get(), "b ran while the kernel that released it held its thread");
+    assertEquals(0, bRan.getCount());
+  }
+
+  /** Waits for {@code latch} at most 10 s; false if it did not open. */
+  private static boolean awaitQuietly(CountDownLatch latch) {
+    try {
+      return latch.await(10, TimeUnit.SECONDS);
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
+      return false;
+    }
+  }
+}
