@@ -4,6 +4,7 @@ import dev.openaccel.runtime.spi.DeviceThread;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.AbstractExecutorService;
+import java.util.concurrent.ConcurrentLinkedDeque;
 import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.RejectedExecutionException;
@@ -39,7 +40,7 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
   private static final ThreadLocal<Worker> CURRENT = new ThreadLocal<>();
 
   private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
-  private final ConcurrentLinkedQueue<Parking> parked = new ConcurrentLinkedQueue<>();
+  private final ConcurrentLinkedDeque<Parking> parked = new ConcurrentLinkedDeque<>(); // a stack
   private final AtomicInteger polling = new AtomicInteger();
   private final IdleWait idleWait;
   private final Worker[] workers;
@@ -203,7 +204,7 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
   @Override
   public Runnable park() throws InterruptedException {
     Parking parking = new Parking(Thread.currentThread());
-    parked.offer(parking);
+    parked.push(parking);
     while (true) {
       // Registered before this poll and a producer offers before it looks for a parked thread:
       // one of the two sees the other, so no wake-up is lost.
@@ -218,7 +219,7 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
       }
       if (parking.get() == Parking.SIGNALLED) { // woken, but another thread took the turn
         parking = new Parking(Thread.currentThread());
-        parked.offer(parking);
+        parked.push(parking);
         continue;
       }
       LockSupport.park(this);
@@ -239,7 +240,7 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
       return;
     }
     for (int woken = 0; woken < count; ) {
-      Parking parking = parked.poll();
+      Parking parking = parked.pollFirst(); // the latest parked: its core is likely idle and warm
       if (parking == null) {
         return;
       }
