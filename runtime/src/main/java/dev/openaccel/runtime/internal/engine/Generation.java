@@ -106,9 +106,9 @@ final class Generation implements WorkItem {
   }
 
   /**
-   * Sets the record's device marker (once, by the recording stream's actor, in its turn) and tells
-   * who waits; streams of its device that wait are handed off ({@link DevicePool#handOff}), so the
-   * caller must reach a {@link DevicePool#settle} before it runs anything that may take long.
+   * Sets the record's device marker (once, by the recording stream's actor) and tells who waits.
+   * Their turns are not handed off: a stream that waits on the device must enqueue its wait before
+   * the record ends, and the recording thread may lose its core to the device's own worker next.
    */
   void deviceMarker(Marker marker) {
     Object toRun;
@@ -117,7 +117,7 @@ final class Generation implements WorkItem {
       toRun = markWaiters;
       markWaiters = null;
     }
-    runWaiters(toRun, true);
+    runWaiters(toRun, false);
   }
 
   /**

@@ -41,7 +41,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   /**
    * What a parked stream waits with on a generation: a message to its own actor, {@link Marked}
    * once the record is on its device queue, else {@link Resume} once it is done. It only schedules
-   * a turn, so a record made in another stream's turn on the device hands it off.
+   * a turn, so a record completed in another stream's turn on the device hands it off.
    */
   private record Wake(ActorRef<Command> self, boolean marked)
       implements Consumer<Generation>, DevicePool.HandOff {
