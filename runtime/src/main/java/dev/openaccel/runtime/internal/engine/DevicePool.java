@@ -19,17 +19,18 @@ import java.util.function.Consumer;
  * queue. An idle thread waits for the next turn as the device's {@link IdleWait} says. Internal.
  *
  * <p>A turn is handed over with as few OS wake-ups as the strategy allows: a thread is unparked
- * only if no thread of the pool is polling, and a record that a stream makes on its device thread
- * resumes the streams of the same device that wait for it without waking anyone ({@link #handOff}):
- * the recording thread takes their turns itself when it comes back to the pool, a few hundred
- * nanoseconds later, or wakes threads for them before it runs anything else ({@link #settle}: the
- * stream's next item, another message of its actor, a caller's callback). A cross-stream hop then
- * costs no futex call on its critical path.
+ * only if the queue was empty and no thread of the pool is polling (a thread that takes a turn with
+ * more behind it wakes the next), the thread that parked last, and a record that a stream makes on
+ * its device thread resumes the streams of the same device that wait for it without waking anyone
+ * ({@link #handOff}): the recording thread takes their turns itself when it comes back to the pool,
+ * a few hundred nanoseconds later, or wakes threads for them before it runs anything else ({@link
+ * #settle}: the stream's next item, another message of its actor, a caller's callback). A
+ * cross-stream hop then costs no futex call on its critical path.
  *
- * <p>Owns: the task queue and the registry of parked threads (both lock-free, any thread; a {@link
- * Parking} is claimed once, by its waker or by its thread), the count of polling threads (atomic),
- * the run state (volatile, set by the shutdown calls), and per thread its {@link Worker} hand-off
- * state (written only by that thread).
+ * <p>Owns: the task queue with its count and the registry of parked threads (lock-free, any thread;
+ * a {@link Parking} is claimed once, by its waker or by its thread), the count of polling threads
+ * (atomic), the run state (volatile, set by the shutdown calls), and per thread its {@link Worker}
+ * hand-off state (written only by that thread).
  */
 final class DevicePool extends AbstractExecutorService implements IdleWait.Source {
   private static final int RUNNING = 0;
@@ -42,6 +43,7 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
   private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedDeque<Parking> parked = new ConcurrentLinkedDeque<>(); // a stack
   private final AtomicInteger polling = new AtomicInteger();
+  private final AtomicInteger queued = new AtomicInteger(); // offered and not yet taken
   private final IdleWait idleWait;
   private final Worker[] workers;
   private final CountDownLatch exited;
@@ -122,7 +124,9 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
       throw new RejectedExecutionException("the device pool is shut down");
     }
     tasks.offer(task);
+    int before = queued.getAndIncrement();
     if (state != RUNNING && tasks.remove(task)) { // shut down meanwhile: its threads may be gone
+      queued.decrementAndGet();
       throw new RejectedExecutionException("the device pool is shut down");
     }
     Worker worker = CURRENT.get();
@@ -130,7 +134,9 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
       worker.owed++;
       return;
     }
-    wake(1);
+    if (before == 0) { // else a thread is about to take the turns before it, and wakes the next
+      wake(1);
+    }
   }
 
   @Override
@@ -175,7 +181,11 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
 
   @Override
   public Runnable poll() {
-    return tasks.poll();
+    Runnable task = tasks.poll();
+    if (task != null && queued.getAndDecrement() > 1) {
+      wake(1); // more are queued: the next gets a thread of its own
+    }
+    return task;
   }
 
   @Override
@@ -208,7 +218,7 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
     while (true) {
       // Registered before this poll and a producer offers before it looks for a parked thread:
       // one of the two sees the other, so no wake-up is lost.
-      Runnable task = tasks.poll();
+      Runnable task = poll();
       if (task != null || state != RUNNING) {
         if (parking.claim()) {
           parked.remove(parking);
@@ -253,7 +263,7 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
 
   /** The next turn for {@code worker}, or null when the pool stops and nothing is queued. */
   private Runnable next(Worker worker) throws InterruptedException {
-    Runnable task = tasks.poll();
+    Runnable task = poll();
     if (worker.owed > 0) { // it runs one of the turns it handed off; the others need threads
       if (task != null && worker.owed > 1) {
         wake(worker.owed - 1);
