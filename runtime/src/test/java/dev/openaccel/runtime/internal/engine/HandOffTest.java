@@ -32,13 +32,23 @@ class HandOffTest {
     KIT.shutdownTestKit();
   }
 
-  private static ActorEngine engine(String type, int threads) {
-    return Engines.start(
-        KIT.system(),
-        EngineSpec.builder(DeviceType.of(type))
-            .computeUnits(threads)
-            .waitStrategy(WaitStrategy.BLOCKING)
-            .build());
+  /** Two streams of device 0 of a blocking engine with two device threads. */
+  private record Pair(ActorEngine engine, Stream a, Stream b) {
+    static Pair of(String type) {
+      ActorEngine engine =
+          Engines.start(
+              KIT.system(),
+              EngineSpec.builder(DeviceType.of(type))
+                  .computeUnits(2)
+                  .waitStrategy(WaitStrategy.BLOCKING)
+                  .build());
+      Device device = Device.of(engine.type(), 0);
+      return new Pair(engine, engine.getNewStream(device, 0), engine.getNewStream(device, 0));
+    }
+
+    Event newEvent() {
+      return Engines.newEvent(engine, EventOptions.defaults());
+    }
   }
 
   /** The device's threads that are parked, waiting for work. */
@@ -51,11 +61,10 @@ class HandOffTest {
 
   @Test
   void aStreamResumedByARecordDoesNotWaitForTheRecordingStreamsNextKernel() {
-    ActorEngine engine = engine("handoffnext", 2);
-    Device device = Device.of(engine.type(), 0);
-    Stream a = engine.getNewStream(device, 0);
-    Stream b = engine.getNewStream(device, 0);
-    Event event = Engines.newEvent(engine, EventOptions.defaults());
+    Pair pair = Pair.of("handoffnext");
+    Stream a = pair.a();
+    Stream b = pair.b();
+    Event event = pair.newEvent();
     CountDownLatch bRan = new CountDownLatch(1);
     AtomicBoolean sawB = new AtomicBoolean();
     CountDownLatch gate = Engines.hold(a);
@@ -72,11 +81,10 @@ class HandOffTest {
 
   @Test
   void aStreamResumedByARecordDoesNotWaitForACallbackOfTheSameRecord() throws Exception {
-    ActorEngine engine = engine("handoffcallback", 2);
-    Device device = Device.of(engine.type(), 0);
-    Stream a = engine.getNewStream(device, 0);
-    Stream b = engine.getNewStream(device, 0);
-    Event event = Engines.newEvent(engine, EventOptions.defaults());
+    Pair pair = Pair.of("handoffcallback");
+    Stream a = pair.a();
+    Stream b = pair.b();
+    Event event = pair.newEvent();
     CountDownLatch bRan = new CountDownLatch(1);
     CountDownLatch bReachedWait = new CountDownLatch(1);
     CountDownLatch gate = Engines.hold(a);
@@ -87,7 +95,8 @@ class HandOffTest {
     // b's thread ran the kernel before the wait; once it is parked again, b's wait is registered,
     // before the callback below, so the record resumes b first.
     assertTrue(awaitQuietly(bReachedWait), "b ran its first kernel");
-    assertTrue(Engines.eventually(() -> parkedThreads(engine) == 1), "b parked on the event");
+    assertTrue(
+        Engines.eventually(() -> parkedThreads(pair.engine()) == 1), "b parked on the event");
     CompletableFuture<Boolean> callbackSawB =
         event.completion().toCompletableFuture().thenApply(done -> awaitQuietly(bRan));
     gate.countDown();
@@ -98,10 +107,9 @@ class HandOffTest {
 
   @Test
   void aStreamWaitingForAFutureIsNotHeldByTheKernelThatCompletesIt() {
-    ActorEngine engine = engine("handofffuture", 2);
-    Device device = Device.of(engine.type(), 0);
-    Stream a = engine.getNewStream(device, 0);
-    Stream b = engine.getNewStream(device, 0);
+    Pair pair = Pair.of("handofffuture");
+    Stream a = pair.a();
+    Stream b = pair.b();
     CompletableFuture<Void> signal = new CompletableFuture<>();
     CountDownLatch bRan = new CountDownLatch(1);
     AtomicBoolean sawB = new AtomicBoolean();
