@@ -85,11 +85,12 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
       send.accept(value);
       return;
     }
+    boolean outer = worker.deferring;
     worker.deferring = true;
     try {
       send.accept(value);
     } finally {
-      worker.deferring = false;
+      worker.deferring = outer;
     }
   }
 
@@ -263,13 +264,8 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
 
   /** The next turn for {@code worker}, or null when the pool stops and nothing is queued. */
   private Runnable next(Worker worker) throws InterruptedException {
-    Runnable task = poll();
-    if (worker.owed > 0) { // it runs one of the turns it handed off; the others need threads
-      if (task != null && worker.owed > 1) {
-        wake(worker.owed - 1);
-      }
-      worker.owed = 0;
-    }
+    Runnable task = poll(); // with more queued, among them turns it handed off, poll wakes the next
+    worker.owed = 0;
     if (task != null) {
       return task;
     }
@@ -341,12 +337,19 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
           try {
             task.run();
           } catch (Throwable e) { // the pool keeps its threads; the handler reports it
-            thread.getUncaughtExceptionHandler().uncaughtException(thread, e);
+            report(e);
           }
         }
       } finally {
         CURRENT.remove();
         exited.countDown();
+      }
+    }
+
+    private void report(Throwable failure) {
+      try {
+        thread.getUncaughtExceptionHandler().uncaughtException(thread, failure);
+      } catch (Throwable ignored) { // a failing handler must not cost the pool a thread
       }
     }
   }
