@@ -224,7 +224,7 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
         if (parking.claim()) {
           parked.remove(parking);
         } else if (task != null && !tasks.isEmpty()) {
-          wake(1); // a producer's wake-up was spent on this thread: pass it on
+          wake(1); // a wake-up was spent on this thread (even poll()'s own, above): pass it on
         }
         return task;
       }

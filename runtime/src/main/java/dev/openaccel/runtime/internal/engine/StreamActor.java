@@ -120,7 +120,6 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   private Behavior<Command> onDrain() {
-    DevicePool.settle(); // a stream this actor's last turn handed off runs before this one
     if (blockedOn == null && gated == null) {
       drain();
     }
@@ -128,7 +127,6 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   private Behavior<Command> onResume(Resume resume) {
-    DevicePool.settle();
     if (resume.generation() == blockedOn) {
       blockedOn = null;
       absorb(resume.generation());
@@ -139,7 +137,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   private Behavior<Command> onMarked(Marked marked) {
-    DevicePool.settle();
+    DevicePool.settle(); // a device wait may run callbacks; drain() settles before each item
     if (marked.generation() == blockedOn) {
       blockedOn = null;
       if (waitOn(marked.generation())) {
