@@ -22,14 +22,17 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * How well {@code elapsedTime} measures a kernel that busy-spins for exactly 1 ms between two
- * timing events. The baseline takes the two timestamps itself, with {@code System.nanoTime()} tasks
- * queued around the same kernel on a single-thread executor.
+ * timing events, next to a baseline that takes the two timestamps itself, with {@code
+ * System.nanoTime()} tasks queued around the same kernel on a single-thread executor.
  *
- * <p>Each invocation adds to counters JMH reports per iteration (and zeroes before each), in
- * nanoseconds: the error against 1 ms, and the error against the kernel's own clock (its first and
- * last {@code nanoTime()}). The first is what the user sees; the second leaves out the time the
- * kernel itself overran 1 ms because its thread was descheduled mid-spin, which no timer can tell
- * from work.
+ * <p>Each invocation measures once with each, in turns (which goes first alternates), so that both
+ * see the same load: the errors are made by a few samples a scheduler tick long, and measuring the
+ * two one after the other (a second of each) compared the luck of two seconds more than the timers.
+ * Each adds to counters JMH reports per iteration (and zeroes before each), in nanoseconds: the
+ * error against 1 ms, and the error against the kernel's own clock (its first and last {@code
+ * nanoTime()}). The first is what the user sees; the second leaves out the time the kernel itself
+ * overran 1 ms because its thread was descheduled mid-spin, which no timer can tell from work.
+ * Counters of the baseline start with {@code baseline}.
  */
 @State(Scope.Thread)
 @AuxCounters(AuxCounters.Type.EVENTS)
@@ -38,7 +41,7 @@ import org.openjdk.jmh.annotations.TearDown;
 public class ElapsedTimeAccuracy {
   static final long KERNEL_NANOS = 1_000_000;
 
-  /** Number of measurements of this iteration. */
+  /** Number of measurements of this iteration, with each of the two. */
   public long samples;
 
   /** Sum of |measured - 1 ms| over this iteration. */
@@ -53,11 +56,24 @@ public class ElapsedTimeAccuracy {
   /** Largest |measured - the kernel's own duration| of this iteration. */
   public double kernelClockErrorNanosMax;
 
+  /** The baseline's {@link #errorNanosSum}. */
+  public double baselineErrorNanosSum;
+
+  /** The baseline's {@link #errorNanosMax}. */
+  public double baselineErrorNanosMax;
+
+  /** The baseline's {@link #kernelClockErrorNanosSum}. */
+  public double baselineKernelClockErrorNanosSum;
+
+  /** The baseline's {@link #kernelClockErrorNanosMax}. */
+  public double baselineKernelClockErrorNanosMax;
+
   private Accelerator accelerator;
   private Stream stream;
   private Event start;
   private Event end;
   private ExecutorService executor;
+  private boolean baselineFirst;
   private volatile long startedAt;
   private volatile long endedAt;
   private volatile long kernelStart;
@@ -81,20 +97,44 @@ public class ElapsedTimeAccuracy {
   }
 
   @Benchmark
-  public void eventElapsedTime() {
+  public void eventElapsedTimeAndNanoTimeAroundTask()
+      throws InterruptedException, ExecutionException {
+    baselineFirst = !baselineFirst;
+    if (baselineFirst) {
+      nanoTimeAroundTask();
+      eventElapsedTime();
+    } else {
+      eventElapsedTime();
+      nanoTimeAroundTask();
+    }
+    samples++;
+  }
+
+  private void eventElapsedTime() {
     start.record(stream);
     stream.launch("spin-1ms", this::kernel);
     end.record(stream);
     end.synchronize();
-    count(start.elapsedTime(end) * 1_000_000.0);
+    double measured = start.elapsedTime(end) * 1_000_000.0;
+    double error = Math.abs(measured - KERNEL_NANOS);
+    double kernelClockError = Math.abs(measured - (kernelEnd - kernelStart));
+    errorNanosSum += error;
+    errorNanosMax = Math.max(errorNanosMax, error);
+    kernelClockErrorNanosSum += kernelClockError;
+    kernelClockErrorNanosMax = Math.max(kernelClockErrorNanosMax, kernelClockError);
   }
 
-  @Benchmark
-  public void nanoTimeAroundTask() throws InterruptedException, ExecutionException {
+  private void nanoTimeAroundTask() throws InterruptedException, ExecutionException {
     executor.execute(() -> startedAt = System.nanoTime());
     executor.execute(this::kernel);
     executor.submit(() -> endedAt = System.nanoTime()).get();
-    count(endedAt - startedAt);
+    double measured = endedAt - startedAt;
+    double error = Math.abs(measured - KERNEL_NANOS);
+    double kernelClockError = Math.abs(measured - (kernelEnd - kernelStart));
+    baselineErrorNanosSum += error;
+    baselineErrorNanosMax = Math.max(baselineErrorNanosMax, error);
+    baselineKernelClockErrorNanosSum += kernelClockError;
+    baselineKernelClockErrorNanosMax = Math.max(baselineKernelClockErrorNanosMax, kernelClockError);
   }
 
   private void kernel() {
@@ -102,15 +142,5 @@ public class ElapsedTimeAccuracy {
     Spin.busyFor(KERNEL_NANOS);
     kernelStart = begin;
     kernelEnd = System.nanoTime();
-  }
-
-  private void count(double measuredNanos) {
-    double error = Math.abs(measuredNanos - KERNEL_NANOS);
-    double kernelClockError = Math.abs(measuredNanos - (kernelEnd - kernelStart));
-    samples++;
-    errorNanosSum += error;
-    errorNanosMax = Math.max(errorNanosMax, error);
-    kernelClockErrorNanosSum += kernelClockError;
-    kernelClockErrorNanosMax = Math.max(kernelClockErrorNanosMax, kernelClockError);
   }
 }
