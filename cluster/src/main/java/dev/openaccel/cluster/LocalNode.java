@@ -145,7 +145,7 @@ final class LocalNode {
     Stream stream = stream(device, streamId);
     String event = "event " + handle.eventId() + " of node " + handle.node();
     try {
-      CompletionStage<Void> pinned = ports.apply(handle.node()).awaitPin(pinner, pinId);
+      CompletionStage<Void> pinned = ports.apply(handle.node()).awaitPin(pinner, pinId, device);
       stream.waitFor(Failures.naming(pinned, event));
     } catch (RuntimeException misuse) {
       failOn(stream, "wait for " + event, misuse);

@@ -1,12 +1,15 @@
 package dev.openaccel.cluster;
 
+import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.util.ArrayDeque;
 import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.NoSerializationVerificationNeeded;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -31,9 +34,16 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * #FENCE_EVERY} commands it sends a {@link GatewayProtocol.Fence}, answered by the gateway as it
  * reaches it; while {@link #FENCES} fences are unanswered, further commands wait here, in order.
  *
- * <p>Owns: the pending requests (id to future), the commands held back by flow control, the fence
- * count and whether the node is gone. It watches the gateway: when the node leaves the cluster or
- * is downed (or the gateway stops), every pending request fails with a {@link
+ * <p>Replies: an {@link Ask}'s answer comes back to this actor, which completes its future. An
+ * {@link Await}'s answer (a record done on that node) goes to a child of this link that runs on the
+ * device threads of the stream that waits for it, and completes the future there, handing the
+ * stream's turn to the same thread: one thread wake-up on this node between the answer arriving and
+ * the stream resuming, as a plain message to an actor has, instead of two.
+ *
+ * <p>Owns: the pending requests (id to future; the children remove and complete those they are
+ * answered, hence a concurrent map), the commands held back by flow control, the fence count and
+ * whether the node is gone. It watches the gateway: when the node leaves the cluster or is downed
+ * (or the gateway stops), every pending request fails with a {@link
  * dev.openaccel.runtime.DeviceExecutionException} naming the node, and later requests fail at once.
  * It stays alive in that state, so late callers never hang.
  */
@@ -50,6 +60,13 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
   /** Sends a request; {@code reply} completes with the answer, or fails if the node is gone. */
   record Ask(Request request, CompletableFuture<GatewayProtocol.Reply> reply) implements Command {}
 
+  /**
+   * Like {@link Ask}, for a request answered when work on that node is done, whose answer only
+   * resumes a stream of {@code waiter} here (a pin's record).
+   */
+  record Await(Request request, CompletableFuture<GatewayProtocol.Reply> reply, Device waiter)
+      implements Command {}
+
   /** Sends a command that has no answer (the request id it is given is unused). */
   record Tell(Request command) implements Command {}
 
@@ -65,15 +82,21 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
   static final int FENCES = 4;
 
   static Behavior<Command> create(
-      String node, ActorRef<GatewayProtocol.Command> gateway, Consumer<String> onLeft) {
-    return Behaviors.setup(context -> new NodeLink(context, node, gateway, onLeft));
+      String node,
+      ActorRef<GatewayProtocol.Command> gateway,
+      Consumer<String> onLeft,
+      AcceleratorCore core) {
+    return Behaviors.setup(context -> new NodeLink(context, node, gateway, onLeft, core));
   }
 
   private final String node;
   private final ActorRef<GatewayProtocol.Command> gateway;
   private final Consumer<String> onLeft;
   private final ActorRef<GatewayProtocol.Reply> replies;
-  private final Map<Long, CompletableFuture<GatewayProtocol.Reply>> pending = new HashMap<>();
+  private final AcceleratorCore core;
+  private final Map<Device, ActorRef<GatewayProtocol.Reply>> deviceReplies = new HashMap<>();
+  private final Map<Long, CompletableFuture<GatewayProtocol.Reply>> pending =
+      new ConcurrentHashMap<>();
   private final ArrayDeque<Command> held = new ArrayDeque<>();
   private final Set<Long> fences = new HashSet<>();
   private long nextId;
@@ -85,11 +108,13 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
       ActorContext<Command> context,
       String node,
       ActorRef<GatewayProtocol.Command> gateway,
-      Consumer<String> onLeft) {
+      Consumer<String> onLeft,
+      AcceleratorCore core) {
     super(context);
     this.node = node;
     this.gateway = gateway;
     this.onLeft = onLeft;
+    this.core = core;
     this.replies = context.messageAdapter(GatewayProtocol.Reply.class, Replied::new);
     context.watch(gateway);
   }
@@ -98,6 +123,7 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Ask.class, this::onAsk)
+        .onMessage(Await.class, this::onAwait)
         .onMessage(Tell.class, this::onTell)
         .onMessage(Replied.class, this::onReplied)
         .onMessage(Gone.class, gone -> onGone(gone.why()))
@@ -119,6 +145,50 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
       send(ask.request().build(id, replies));
     }
     return this;
+  }
+
+  private Behavior<Command> onAwait(Await await) {
+    if (gone != null) {
+      await.reply().completeExceptionally(Failures.nodeLeft(node, gone));
+    } else if (fencesOut >= FENCES) {
+      held.add(await);
+    } else {
+      long id = ++nextId;
+      pending.put(id, await.reply());
+      send(await.request().build(id, repliesOn(await.waiter())));
+    }
+    return this;
+  }
+
+  /** The child that takes answers for streams of {@code device}, on that device's threads. */
+  private ActorRef<GatewayProtocol.Reply> repliesOn(Device device) {
+    return deviceReplies.computeIfAbsent(
+        device,
+        d -> {
+          try {
+            return getContext().spawnAnonymous(handOff(pending), core.deviceDispatcher(d));
+          } catch (IllegalArgumentException notOnDeviceThreads) {
+            return replies;
+          }
+        });
+  }
+
+  /**
+   * Completes the pending future an answer is for; the turns it schedules follow on this thread.
+   */
+  private static Behavior<GatewayProtocol.Reply> handOff(
+      Map<Long, CompletableFuture<GatewayProtocol.Reply>> pending) {
+    return Behaviors.receive(GatewayProtocol.Reply.class)
+        .onMessage(
+            GatewayProtocol.Reply.class,
+            reply -> {
+              CompletableFuture<GatewayProtocol.Reply> waiting = pending.remove(reply.requestId());
+              if (waiting != null) {
+                AcceleratorCore.handingOff(() -> waiting.complete(reply));
+              }
+              return Behaviors.same();
+            })
+        .build();
   }
 
   private Behavior<Command> onTell(Tell tell) {
@@ -153,6 +223,8 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
         Command next = held.poll();
         if (next instanceof Ask ask) {
           onAsk(ask);
+        } else if (next instanceof Await await) {
+          onAwait(await);
         } else {
           onTell((Tell) next);
         }
@@ -185,11 +257,17 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
   }
 
   private void failAll(RuntimeException failure) {
-    pending.values().forEach(waiting -> waiting.completeExceptionally(failure));
-    pending.clear();
+    for (Long id : pending.keySet()) {
+      CompletableFuture<GatewayProtocol.Reply> waiting = pending.remove(id);
+      if (waiting != null) {
+        waiting.completeExceptionally(failure);
+      }
+    }
     for (Command command : held) {
       if (command instanceof Ask ask) {
         ask.reply().completeExceptionally(failure);
+      } else if (command instanceof Await await) {
+        await.reply().completeExceptionally(failure);
       }
     }
     held.clear();

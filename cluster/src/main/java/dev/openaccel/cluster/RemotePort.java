@@ -77,10 +77,16 @@ final class RemotePort implements NodePort {
         reply -> null);
   }
 
+  /** Answered to an actor on {@code waiter}'s device threads: see {@link NodeLink.Await}. */
   @Override
-  public CompletionStage<Void> awaitPin(String pinner, long pinId) {
-    return ask(
-        (id, replyTo) -> new GatewayProtocol.AwaitPin(id, pinner, pinId, replyTo), reply -> null);
+  public CompletionStage<Void> awaitPin(String pinner, long pinId, Device waiter) {
+    CompletableFuture<GatewayProtocol.Reply> reply = new CompletableFuture<>();
+    link.tell(
+        new NodeLink.Await(
+            (id, replyTo) -> new GatewayProtocol.AwaitPin(id, pinner, pinId, replyTo),
+            reply,
+            waiter));
+    return answered(reply, answer -> null);
   }
 
   @Override
@@ -263,6 +269,12 @@ final class RemotePort implements NodePort {
       NodeLink.Request request, Function<GatewayProtocol.Reply, T> onReply) {
     CompletableFuture<GatewayProtocol.Reply> reply = new CompletableFuture<>();
     link.tell(new NodeLink.Ask(request, reply));
+    return answered(reply, onReply);
+  }
+
+  /** What {@code onReply} makes of the answer, or the failure it carries or {@code reply} has. */
+  private <T> CompletableFuture<T> answered(
+      CompletableFuture<GatewayProtocol.Reply> reply, Function<GatewayProtocol.Reply, T> onReply) {
     CompletableFuture<T> result = new CompletableFuture<>();
     reply.whenComplete(
         (answer, failure) -> {

@@ -48,7 +48,7 @@ final class Waits {
     String event = "event " + handle.eventId() + " of node " + handle.node();
     CompletionStage<Void> done;
     try {
-      done = nodes.port(handle.node()).awaitPin(self, pinId);
+      done = nodes.port(handle.node()).awaitPin(self, pinId, stream.device());
     } catch (RuntimeException e) {
       done = CompletableFuture.failedStage(e);
     }

@@ -7,6 +7,8 @@ import dev.openaccel.runtime.DeviceContext;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventHandle;
+import dev.openaccel.runtime.internal.engine.ActorEngine;
+import dev.openaccel.runtime.spi.DeviceGuardImpl;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.RemoteEvents;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
@@ -16,6 +18,7 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.Extension;
 import org.apache.pekko.actor.typed.ExtensionId;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -183,6 +186,32 @@ public final class AcceleratorCore implements Extension {
 
   public VirtualGuardImpl router(DeviceType type) {
     return backends.get(Objects.requireNonNull(type, "type"));
+  }
+
+  /**
+   * The Pekko dispatcher of {@code device}'s threads, for an actor of another module (the
+   * cluster's) whose messages resume streams of that device: with {@link #handingOff}, the stream's
+   * turn then follows on the thread that ran the actor's, with no second thread woken.
+   *
+   * @throws IllegalArgumentException if there is no such device here, or its backend does not run
+   *     on the engine's device threads
+   */
+  public DispatcherSelector deviceDispatcher(Device device) {
+    DeviceGuardImpl impl = router(device.type()).impl();
+    if (impl instanceof ActorEngine engine) {
+      return engine.dispatcher(device);
+    }
+    throw new IllegalArgumentException(
+        "the backend of " + device + " does not run on the engine's device threads");
+  }
+
+  /**
+   * Runs {@code body}; on a device thread, the turns of that device's actors it schedules (a stream
+   * resumed by a future it completes) run on this thread once the current turn ends. For actors on
+   * {@link #deviceDispatcher}, whose turn must end soon after {@code body}.
+   */
+  public static void handingOff(Runnable body) {
+    ActorEngine.handingOff(body);
   }
 
   /**

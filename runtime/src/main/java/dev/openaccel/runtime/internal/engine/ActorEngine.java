@@ -24,6 +24,7 @@ import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
 
 /**
  * The actor engine of one backend in one actor system, as the backend's {@link Engine}: the
@@ -139,6 +140,26 @@ public final class ActorEngine implements Engine {
   }
 
   // ---- streams and devices ----
+
+  /**
+   * The Pekko dispatcher of {@code d}'s device threads, for an actor of another module whose
+   * messages resume this device's streams (see {@link #handingOff}).
+   *
+   * @throws IllegalArgumentException if the device is not one of this engine's
+   */
+  public DispatcherSelector dispatcher(Device d) {
+    return devices.dispatcher(checkIndex(d));
+  }
+
+  /**
+   * Runs {@code body} so that the actor turns it schedules on the calling device thread's own
+   * device (a stream that a completed future resumes) run on this thread after its current turn,
+   * without waking another thread. The current turn must end soon after {@code body}: those turns
+   * wait for it. Off the device threads, {@code body} just runs.
+   */
+  public static void handingOff(Runnable body) {
+    DevicePool.handOff(Runnable::run, body);
+  }
 
   @Override
   public Stream getDefaultStream(Device d) {

@@ -37,6 +37,7 @@ final class EngineDevices {
   /** One device: its actor, stream registry and allocator (null without device memory). */
   private record Unit(
       Device device,
+      DispatcherSelector dispatcher,
       ActorRef<DeviceActor.Command> actor,
       StreamRegistry streams,
       CachingAllocator allocator,
@@ -79,7 +80,12 @@ final class EngineDevices {
           blocks == null ? null : new CachingAllocator(device, blocks, engine.tracer());
       units[i] =
           new Unit(
-              device, actor, new StreamRegistry(engine, this, device, actor), allocator, meter);
+              device,
+              dispatcher,
+              actor,
+              new StreamRegistry(engine, this, device, actor),
+              allocator,
+              meter);
     }
     FlightRecorder.addPeriodicEvent(IdleWaitRecord.class, reportIdle);
     String reason = "the actor system '" + system.name() + "' terminated";
@@ -96,6 +102,11 @@ final class EngineDevices {
               }
               return CompletableFuture.completedFuture(Done.getInstance());
             });
+  }
+
+  /** The dispatcher of the device's threads, on which its actors run. */
+  DispatcherSelector dispatcher(int device) {
+    return units[device].dispatcher();
   }
 
   StreamRegistry registry(int device) {

@@ -1,6 +1,7 @@
 package dev.openaccel.runtime.internal.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.Device;
@@ -15,6 +16,8 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.typed.ActorRef;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -22,7 +25,8 @@ import org.junit.jupiter.api.Test;
  * A record made in a stream's turn resumes the streams of its device that wait for it without
  * waking a thread: the recording thread runs them next. Whatever the recording thread runs first
  * (its stream's next kernel, a caller's callback, a kernel completing a future another stream waits
- * for) never holds them up.
+ * for) never holds them up. An actor of another module on the device's dispatcher that completes a
+ * future a stream waits for hands that stream's turn to its own thread the same way.
  */
 class HandOffTest {
   private static final ActorTestKit KIT = ActorTestKit.create();
@@ -125,6 +129,42 @@ class HandOffTest {
     b.synchronize();
     assertTrue(sawB.get(), "b ran while the kernel that released it held its thread");
     assertEquals(0, bRan.getCount());
+  }
+
+  @Test
+  void anActorOnTheDeviceDispatcherHandsTheStreamItResumesToItsOwnThread() {
+    Pair pair = Pair.of("handoffactor");
+    Stream b = pair.b();
+    CompletableFuture<Void> signal = new CompletableFuture<>();
+    CompletableFuture<Thread> actorThread = new CompletableFuture<>();
+    CompletableFuture<Thread> bThread = new CompletableFuture<>();
+    b.waitFor(signal);
+    b.launch("b", () -> bThread.complete(Thread.currentThread()));
+    ActorRef<String> releaser =
+        KIT.spawn(
+            Behaviors.receiveMessage(
+                message -> {
+                  actorThread.complete(Thread.currentThread());
+                  ActorEngine.handingOff(() -> signal.complete(null));
+                  return Behaviors.same();
+                }),
+            pair.engine().dispatcher(Device.of(pair.engine().type(), 0)));
+    assertTrue(
+        Engines.eventually(() -> parkedThreads(pair.engine()) == 2), "both device threads park");
+    releaser.tell("release");
+    b.synchronize();
+    assertEquals(
+        actorThread.join(), bThread.join(), "b's turn followed the actor's on the same thread");
+  }
+
+  @Test
+  void theDispatcherOfADeviceTheEngineDoesNotHaveIsRefused() {
+    Pair pair = Pair.of("handoffnodevice");
+    IllegalArgumentException e =
+        assertThrows(
+            IllegalArgumentException.class,
+            () -> pair.engine().dispatcher(Device.of(pair.engine().type(), 5)));
+    assertTrue(e.getMessage().contains("5"), e.getMessage());
   }
 
   /** Waits for {@code latch} at most 10 s; false if it did not open. */
