@@ -38,10 +38,10 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * and the published peak of bytes read ahead.
  */
 final class BulkSender extends AbstractBehavior<BulkSender.Command> {
-  /** Chunks sent between two acknowledgements, at most: 2 MiB. */
+  /** Chunks sent between two acknowledgements, at most: 3 MiB. */
   static final int ACK_EVERY = 8;
 
-  /** Bytes one read of a source asks for: 2 MiB. */
+  /** Bytes one read of a source asks for: 3 MiB. */
   static final int READ = NodeCopy.BATCH * NodeCopy.CHUNK;
 
   sealed interface Command extends NoSerializationVerificationNeeded {}

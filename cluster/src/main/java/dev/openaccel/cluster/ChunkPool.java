@@ -9,7 +9,7 @@ import org.apache.pekko.actor.typed.javadsl.Adapter;
 
 /**
  * Reusable arrays of one chunk ({@link NodeCopy#CHUNK} bytes) for the bulk lane, one pool per actor
- * system, so that a transfer does not allocate a fresh 256 KiB array per chunk on each side
+ * system, so that a transfer does not allocate a fresh 384 KiB array per chunk on each side
  * (young-generation garbage that the collector copies while the chunk waits). Internal.
  *
  * <p>Ownership passes with the array: whoever took it from the pool owns it until it gives it back,
