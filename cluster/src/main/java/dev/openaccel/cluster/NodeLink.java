@@ -34,11 +34,11 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * #FENCE_EVERY} commands it sends a {@link GatewayProtocol.Fence}, answered by the gateway as it
  * reaches it; while {@link #FENCES} fences are unanswered, further commands wait here, in order.
  *
- * <p>Replies: an {@link Ask}'s answer comes back to this actor, which completes its future. An
- * {@link Await}'s answer (a record done on that node) goes to a child of this link that runs on the
- * device threads of the stream that waits for it, and completes the future there, handing the
- * stream's turn to the same thread: one thread wake-up on this node between the answer arriving and
- * the stream resuming, as a plain message to an actor has, instead of two.
+ * <p>Replies: an {@link Ask}'s answer comes back to this actor, which completes its future. The
+ * answer to an {@link Ask} with a waiter (a record done on that node) goes to a child of this link
+ * that runs on the device threads of the stream that waits for it, and completes the future there,
+ * handing the stream's turn to the same thread: one thread wake-up on this node between the answer
+ * arriving and the stream resuming, as a plain message to an actor has, instead of two.
  *
  * <p>Owns: the pending requests (id to future; the children remove and complete those they are
  * answered, hence a concurrent map), the commands held back by flow control, the fence count and
@@ -57,15 +57,17 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
     GatewayProtocol.Command build(long requestId, ActorRef<GatewayProtocol.Reply> replyTo);
   }
 
-  /** Sends a request; {@code reply} completes with the answer, or fails if the node is gone. */
-  record Ask(Request request, CompletableFuture<GatewayProtocol.Reply> reply) implements Command {}
-
   /**
-   * Like {@link Ask}, for a request answered when work on that node is done, whose answer only
-   * resumes a stream of {@code waiter} here (a pin's record).
+   * Sends a request; {@code reply} completes with the answer, or fails if the node is gone. With a
+   * {@code waiter}, the request is answered when work on that node is done (a pin's record) and the
+   * answer only resumes a stream of that device here: see the class comment.
    */
-  record Await(Request request, CompletableFuture<GatewayProtocol.Reply> reply, Device waiter)
-      implements Command {}
+  record Ask(Request request, CompletableFuture<GatewayProtocol.Reply> reply, Device waiter)
+      implements Command {
+    Ask(Request request, CompletableFuture<GatewayProtocol.Reply> reply) {
+      this(request, reply, null);
+    }
+  }
 
   /** Sends a command that has no answer (the request id it is given is unused). */
   record Tell(Request command) implements Command {}
@@ -123,7 +125,6 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
   public Receive<Command> createReceive() {
     return newReceiveBuilder()
         .onMessage(Ask.class, this::onAsk)
-        .onMessage(Await.class, this::onAwait)
         .onMessage(Tell.class, this::onTell)
         .onMessage(Replied.class, this::onReplied)
         .onMessage(Gone.class, gone -> onGone(gone.why()))
@@ -142,20 +143,7 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
     } else {
       long id = ++nextId;
       pending.put(id, ask.reply());
-      send(ask.request().build(id, replies));
-    }
-    return this;
-  }
-
-  private Behavior<Command> onAwait(Await await) {
-    if (gone != null) {
-      await.reply().completeExceptionally(Failures.nodeLeft(node, gone));
-    } else if (fencesOut >= FENCES) {
-      held.add(await);
-    } else {
-      long id = ++nextId;
-      pending.put(id, await.reply());
-      send(await.request().build(id, repliesOn(await.waiter())));
+      send(ask.request().build(id, ask.waiter() == null ? replies : repliesOn(ask.waiter())));
     }
     return this;
   }
@@ -223,8 +211,6 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
         Command next = held.poll();
         if (next instanceof Ask ask) {
           onAsk(ask);
-        } else if (next instanceof Await await) {
-          onAwait(await);
         } else {
           onTell((Tell) next);
         }
@@ -266,8 +252,6 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
     for (Command command : held) {
       if (command instanceof Ask ask) {
         ask.reply().completeExceptionally(failure);
-      } else if (command instanceof Await await) {
-        await.reply().completeExceptionally(failure);
       }
     }
     held.clear();

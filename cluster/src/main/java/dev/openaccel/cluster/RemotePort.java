@@ -77,12 +77,12 @@ final class RemotePort implements NodePort {
         reply -> null);
   }
 
-  /** Answered to an actor on {@code waiter}'s device threads: see {@link NodeLink.Await}. */
+  /** Answered to an actor on {@code waiter}'s device threads: see {@link NodeLink}. */
   @Override
   public CompletionStage<Void> awaitPin(String pinner, long pinId, Device waiter) {
     CompletableFuture<GatewayProtocol.Reply> reply = new CompletableFuture<>();
     link.tell(
-        new NodeLink.Await(
+        new NodeLink.Ask(
             (id, replyTo) -> new GatewayProtocol.AwaitPin(id, pinner, pinId, replyTo),
             reply,
             waiter));
