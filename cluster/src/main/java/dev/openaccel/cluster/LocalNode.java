@@ -145,7 +145,8 @@ final class LocalNode {
     Stream stream = stream(device, streamId);
     String event = "event " + handle.eventId() + " of node " + handle.node();
     try {
-      CompletionStage<Void> pinned = ports.apply(handle.node()).awaitPin(pinner, pinId, device);
+      CompletionStage<Void> pinned =
+          ports.apply(handle.node()).awaitPin(pinner, pinId, stream.device());
       stream.waitFor(Failures.naming(pinned, event));
     } catch (RuntimeException misuse) {
       failOn(stream, "wait for " + event, misuse);

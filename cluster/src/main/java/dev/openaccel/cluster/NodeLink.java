@@ -38,7 +38,8 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * answer to an {@link Ask} with a waiter (a record done on that node) goes to a child of this link
  * that runs on the device threads of the stream that waits for it, and completes the future there,
  * handing the stream's turn to the same thread: one thread wake-up on this node between the answer
- * arriving and the stream resuming, as a plain message to an actor has, instead of two.
+ * arriving and the stream resuming, as a plain message to an actor has, instead of two. (For a
+ * device whose backend does not run on the engine's device threads, the answer comes here.)
  *
  * <p>Owns: the pending requests (id to future; the children remove and complete those they are
  * answered, hence a concurrent map), the commands held back by flow control, the fence count and
@@ -142,8 +143,10 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
       held.add(ask);
     } else {
       long id = ++nextId;
+      ActorRef<GatewayProtocol.Reply> replyTo =
+          ask.waiter() == null ? replies : repliesOn(ask.waiter());
       pending.put(id, ask.reply());
-      send(ask.request().build(id, ask.waiter() == null ? replies : repliesOn(ask.waiter())));
+      send(ask.request().build(id, replyTo));
     }
     return this;
   }
@@ -155,8 +158,8 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
         d -> {
           try {
             return getContext().spawnAnonymous(handOff(pending), core.deviceDispatcher(d));
-          } catch (IllegalArgumentException notOnDeviceThreads) {
-            return replies;
+          } catch (RuntimeException notOnDeviceThreads) {
+            return replies; // a backend not on the engine's device threads: answered here
           }
         });
   }

@@ -77,7 +77,10 @@ final class RemotePort implements NodePort {
         reply -> null);
   }
 
-  /** Answered to an actor on {@code waiter}'s device threads: see {@link NodeLink}. */
+  /**
+   * Answered to an actor on {@code waiter}'s device threads where it has them: see {@link
+   * NodeLink}.
+   */
   @Override
   public CompletionStage<Void> awaitPin(String pinner, long pinId, Device waiter) {
     CompletableFuture<GatewayProtocol.Reply> reply = new CompletableFuture<>();

@@ -73,7 +73,7 @@ class BulkSenderTest {
     ActorRef<BulkSender.Command> sender = spawn(receiver, 8L * CHUNK, new AtomicLong());
     CompletableFuture<Void> large = new CompletableFuture<>();
     CompletableFuture<Void> small = new CompletableFuture<>();
-    sender.tell(new BulkSender.Send(1, 0, new Zeros(64L * CHUNK), large)); // 16 MiB
+    sender.tell(new BulkSender.Send(1, 0, new Zeros(64L * CHUNK), large)); // 24 MiB
     sender.tell(new BulkSender.Send(2, 0, BulkSource.of(new byte[2 * CHUNK]), small));
     List<Long> order = new ArrayList<>();
     while (order.stream().filter(id -> id == 2).count() < 2) {
@@ -95,7 +95,7 @@ class BulkSenderTest {
     AtomicLong peak = new AtomicLong();
     long window = 16L * CHUNK;
     ActorRef<BulkSender.Command> sender = spawn(receiver, window, peak);
-    int chunks = 256; // 64 MiB, never held at once
+    int chunks = 256; // 96 MiB, never held at once
     CompletableFuture<Void> sent = new CompletableFuture<>();
     sender.tell(new BulkSender.Send(-3, 0, new Zeros((long) chunks * CHUNK), sent));
     int acks = 0;

@@ -169,11 +169,6 @@ public final class AcceleratorCore implements Extension {
   }
 
   /**
-   * The router to the backend of {@code type}.
-   *
-   * @throws IllegalArgumentException containing "no backend for device type"
-   */
-  /**
    * The router to the backend of {@link #defaultType()}; on the path of every {@code newEvent()}.
    *
    * @throws IllegalStateException or IllegalArgumentException as {@link #defaultType()} and {@link
@@ -184,6 +179,11 @@ public final class AcceleratorCore implements Extension {
     return found != null ? found : router(defaultType());
   }
 
+  /**
+   * The router to the backend of {@code type}.
+   *
+   * @throws IllegalArgumentException containing "no backend for device type"
+   */
   public VirtualGuardImpl router(DeviceType type) {
     return backends.get(Objects.requireNonNull(type, "type"));
   }
