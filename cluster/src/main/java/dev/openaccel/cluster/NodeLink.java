@@ -60,15 +60,11 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
 
   /**
    * Sends a request; {@code reply} completes with the answer, or fails if the node is gone. With a
-   * {@code waiter}, the request is answered when work on that node is done (a pin's record) and the
-   * answer only resumes a stream of that device here: see the class comment.
+   * {@code waiter} (null for none), the request is answered when work on that node is done (a pin's
+   * record) and the answer only resumes a stream of that device here: see the class comment.
    */
   record Ask(Request request, CompletableFuture<GatewayProtocol.Reply> reply, Device waiter)
-      implements Command {
-    Ask(Request request, CompletableFuture<GatewayProtocol.Reply> reply) {
-      this(request, reply, null);
-    }
-  }
+      implements Command {}
 
   /** Sends a command that has no answer (the request id it is given is unused). */
   record Tell(Request command) implements Command {}

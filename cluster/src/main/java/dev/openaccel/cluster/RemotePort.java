@@ -83,13 +83,10 @@ final class RemotePort implements NodePort {
    */
   @Override
   public CompletionStage<Void> awaitPin(String pinner, long pinId, Device waiter) {
-    CompletableFuture<GatewayProtocol.Reply> reply = new CompletableFuture<>();
-    link.tell(
-        new NodeLink.Ask(
-            (id, replyTo) -> new GatewayProtocol.AwaitPin(id, pinner, pinId, replyTo),
-            reply,
-            waiter));
-    return answered(reply, answer -> null);
+    return ask(
+        (id, replyTo) -> new GatewayProtocol.AwaitPin(id, pinner, pinId, replyTo),
+        waiter,
+        reply -> null);
   }
 
   @Override
@@ -270,14 +267,18 @@ final class RemotePort implements NodePort {
 
   private <T> CompletableFuture<T> ask(
       NodeLink.Request request, Function<GatewayProtocol.Reply, T> onReply) {
-    CompletableFuture<GatewayProtocol.Reply> reply = new CompletableFuture<>();
-    link.tell(new NodeLink.Ask(request, reply));
-    return answered(reply, onReply);
+    return ask(request, null, onReply);
   }
 
-  /** What {@code onReply} makes of the answer, or the failure it carries or {@code reply} has. */
-  private <T> CompletableFuture<T> answered(
-      CompletableFuture<GatewayProtocol.Reply> reply, Function<GatewayProtocol.Reply, T> onReply) {
+  /**
+   * Sends {@code request} through the link; {@code waiter}, if not null, is the device of this node
+   * whose stream the answer resumes (see {@link NodeLink.Ask}). The result is what {@code onReply}
+   * makes of the answer, or the failure the answer carries.
+   */
+  private <T> CompletableFuture<T> ask(
+      NodeLink.Request request, Device waiter, Function<GatewayProtocol.Reply, T> onReply) {
+    CompletableFuture<GatewayProtocol.Reply> reply = new CompletableFuture<>();
+    link.tell(new NodeLink.Ask(request, reply, waiter));
     CompletableFuture<T> result = new CompletableFuture<>();
     reply.whenComplete(
         (answer, failure) -> {
