@@ -16,7 +16,7 @@ import java.util.function.Consumer;
  */
 final class DeviceSteps {
   private final Stream stream;
-  private final DeviceQueue queue; // null: the backend runs everything as Java code
+  private final DeviceQueue queue;
   private final InFlight inFlight;
   private final StreamProgress progress;
   private final Consumer<Generation> absorb;
@@ -37,19 +37,23 @@ final class DeviceSteps {
     this.absorb = absorb;
   }
 
-  /** Submits backend device work; without a device queue it fails, in order, naming why. */
+  /**
+   * Settles device work on {@code stream}, which has no device queue: it fails, in order, naming
+   * why.
+   */
+  static void refuse(Stream stream, StreamProgress progress, WorkItem.DeviceCommand command) {
+    progress.fail(
+        new DeviceExecutionException(
+            "device work '"
+                + command.name()
+                + "' cannot run on "
+                + stream
+                + ": its backend's executor gives it no device queue"));
+    progress.itemCompleted();
+  }
+
+  /** Submits backend device work. */
   void submit(WorkItem.DeviceCommand command) {
-    if (queue == null) {
-      progress.fail(
-          new DeviceExecutionException(
-              "device work '"
-                  + command.name()
-                  + "' cannot run on "
-                  + stream
-                  + ": its backend's executor gives it no device queue"));
-      progress.itemCompleted();
-      return;
-    }
     InFlight.Entry entry =
         inFlight.add(
             (nanos, failure) -> {
@@ -107,9 +111,7 @@ final class DeviceSteps {
 
   /** The stream submitted all it has for now (see {@link DeviceQueue#flush}). */
   void flush() {
-    if (queue != null) {
-      queue.flush();
-    }
+    queue.flush();
   }
 
   private DeviceExecutionException failed(

@@ -49,7 +49,7 @@ final class InFlight {
   /** A message: {@code entry} ended (one of its pending ends). */
   record Ended(Entry entry, long deviceNanos, DeviceExecutionException failure) {}
 
-  private final ArrayDeque<Entry> entries = new ArrayDeque<>();
+  private ArrayDeque<Entry> entries; // created with the first entry: most streams have none
   private final Consumer<Ended> mailbox;
 
   /**
@@ -60,12 +60,15 @@ final class InFlight {
   }
 
   boolean isEmpty() {
-    return entries.isEmpty();
+    return entries == null || entries.isEmpty();
   }
 
   /** Adds an entry that settles once {@code ends} ends have arrived. */
   Entry add(Settle settle, int ends) {
     Entry entry = new Entry(mailbox, settle, ends);
+    if (entries == null) {
+      entries = new ArrayDeque<>();
+    }
     entries.addLast(entry);
     return entry;
   }
@@ -109,7 +112,7 @@ final class InFlight {
   /** Settles every entry with {@code failure}: the stream stopped and no more ends will come. */
   void abandon(DeviceExecutionException failure) {
     Entry front;
-    while ((front = entries.pollFirst()) != null) {
+    while (entries != null && (front = entries.pollFirst()) != null) {
       front.settle.settle(System.nanoTime(), failure);
     }
   }

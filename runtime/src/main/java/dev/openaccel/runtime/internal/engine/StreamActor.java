@@ -6,11 +6,12 @@ import dev.openaccel.runtime.spi.Marker;
 import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
+import org.apache.pekko.actor.typed.ExtensibleBehavior;
 import org.apache.pekko.actor.typed.PostStop;
-import org.apache.pekko.actor.typed.javadsl.AbstractBehavior;
+import org.apache.pekko.actor.typed.Signal;
+import org.apache.pekko.actor.typed.TypedActorContext;
 import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.actor.typed.javadsl.Receive;
 
 /**
  * The actor of one stream: drains its {@link StreamHandle}'s queue in order on the device's
@@ -23,7 +24,7 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * their only writer while it runs), what it is parked on ({@code blockedOn}, {@code gated}), and
  * the device items in flight. Other threads only hand it results, as messages.
  */
-final class StreamActor extends AbstractBehavior<StreamActor.Command> {
+final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
 
   sealed interface Command {}
 
@@ -85,14 +86,13 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   private final int batch;
   private final Kernels kernels;
   private final DeviceQueue queue; // null: every item is Java code run here
-  private final InFlight inFlight;
+  private final InFlight inFlight; // null without a device queue, as is device
   private final DeviceSteps device;
   private Generation blockedOn; // parked until this generation completes
   private WorkItem.HostWork gated; // parked until the device work before it has ended
   private boolean lingerAfterTiming;
 
   private StreamActor(ActorContext<Command> context, StreamHandle handle, DeviceQueue queue) {
-    super(context);
     this.self = context.getSelf();
     this.handle = handle;
     this.items = handle.queue();
@@ -103,20 +103,34 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
         new Kernels(
             handle.stream(), engine.spec().launchModel(), engine.tracer(), engine.current());
     this.queue = queue;
-    this.inFlight = new InFlight(ended -> self.tell(new DeviceEnded(ended)));
-    this.device = new DeviceSteps(handle.stream(), queue, inFlight, progress, this::absorb);
+    if (queue == null) { // every item is Java code run here: nothing is ever in flight
+      this.inFlight = null;
+      this.device = null;
+    } else {
+      this.inFlight = new InFlight(ended -> self.tell(new DeviceEnded(ended)));
+      this.device = new DeviceSteps(handle.stream(), queue, inFlight, progress, this::absorb);
+    }
     self.tell(Drain.INSTANCE);
   }
 
+  // Dispatched by hand, not with a receive builder: its handlers would be objects of every stream.
   @Override
-  public Receive<Command> createReceive() {
-    return newReceiveBuilder()
-        .onMessageEquals(Drain.INSTANCE, this::onDrain)
-        .onMessage(Resume.class, this::onResume)
-        .onMessage(Marked.class, this::onMarked)
-        .onMessage(DeviceEnded.class, this::onDeviceEnded)
-        .onSignal(PostStop.class, signal -> onPostStop())
-        .build();
+  public Behavior<Command> receive(TypedActorContext<Command> context, Command message) {
+    if (message == Drain.INSTANCE) {
+      return onDrain();
+    } else if (message instanceof DeviceEnded ended) {
+      return onDeviceEnded(ended);
+    } else if (message instanceof Marked marked) {
+      return onMarked(marked);
+    } else if (message instanceof Resume resume) {
+      return onResume(resume);
+    }
+    return Behaviors.unhandled();
+  }
+
+  @Override
+  public Behavior<Command> receiveSignal(TypedActorContext<Command> context, Signal signal) {
+    return signal instanceof PostStop ? onPostStop() : Behaviors.unhandled();
   }
 
   private Behavior<Command> onDrain() {
@@ -170,7 +184,9 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
       gated.reject(failure);
       progress.itemCompleted();
     }
-    inFlight.abandon(failure);
+    if (inFlight != null) {
+      inFlight.abandon(failure);
+    }
     if (queue != null) {
       queue.close();
     }
@@ -218,14 +234,16 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
     } finally {
       kernels.leave();
       progress.publish();
-      device.flush(); // the stream submitted all it has for now, or yields its thread
+      if (device != null) {
+        device.flush(); // the stream submitted all it has for now, or yields its thread
+      }
     }
   }
 
   // ---- one step per kind of item (called by WorkItem.runOn); false: the stream is parked ----
 
   boolean runHost(WorkItem.HostWork kernel) {
-    if (!inFlight.isEmpty()) {
+    if (inFlight != null && !inFlight.isEmpty()) {
       gated = kernel; // Java code runs once the device has ended the work before it
       return false;
     }
@@ -248,7 +266,11 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   boolean runDevice(WorkItem.DeviceCommand command) {
-    device.submit(command);
+    if (device == null) {
+      DeviceSteps.refuse(handle.stream(), progress, command);
+    } else {
+      device.submit(command);
+    }
     return true;
   }
 
@@ -291,7 +313,7 @@ final class StreamActor extends AbstractBehavior<StreamActor.Command> {
   }
 
   boolean runSync(WorkItem.Sync sync) {
-    if (inFlight.isEmpty()) {
+    if (inFlight == null || inFlight.isEmpty()) {
       settleSync(sync);
     } else {
       inFlight.addSettled((nanos, failure) -> settleSync(sync));
