@@ -1,7 +1,7 @@
 package dev.openaccel.runtime.internal.engine;
 
 import java.util.concurrent.atomic.AtomicBoolean;
-import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
+import org.jctools.queues.atomic.unpadded.MpscUnboundedAtomicUnpaddedArrayQueue;
 
 /**
  * A stream's queue and its wake-up hand-off flag. Internal.
@@ -9,11 +9,7 @@ import org.jctools.queues.atomic.MpscUnboundedAtomicArrayQueue;
  * <p>Ordering point: every enqueue onto the stream, from any thread, is one {@link #offer} onto a
  * linearizable multi-producer queue (JCTools' chunked MPSC array queue: one atomic step per offer,
  * no node per item); the consumer runs items in queue order. The queue's producer index counts the
- * offers from their start, so the consumer's completed count never passes {@link #enqueued}. It is
- * the padded variant: the producer's and the consumer's indices sit in cache lines of their own, so
- * a caller enqueuing and a device thread draining do not take one line from each other at every
- * item (on two cores that halved the one-stream kernel rate); the padding costs about 500 bytes per
- * stream.
+ * offers from their start, so the consumer's completed count never passes {@link #enqueued}.
  *
  * <p>Owns: the queue (any thread offers; one consumer at a time polls: the stream's actor, or the
  * terminating call once the actor is gone) and {@code scheduled} (true while the consumer has a
@@ -24,8 +20,8 @@ final class StreamQueue {
   // Items per array of the queue: an idle stream holds one; a busy one allocates one per this many.
   private static final int CHUNK = 32;
 
-  private final MpscUnboundedAtomicArrayQueue<WorkItem> items =
-      new MpscUnboundedAtomicArrayQueue<>(CHUNK);
+  private final MpscUnboundedAtomicUnpaddedArrayQueue<WorkItem> items =
+      new MpscUnboundedAtomicUnpaddedArrayQueue<>(CHUNK);
   private final AtomicBoolean scheduled = new AtomicBoolean();
 
   /** How many items were ever offered, counting offers still in progress. */
