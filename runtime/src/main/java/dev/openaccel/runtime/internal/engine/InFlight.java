@@ -49,7 +49,7 @@ final class InFlight {
   /** A message: {@code entry} ended (one of its pending ends). */
   record Ended(Entry entry, long deviceNanos, DeviceExecutionException failure) {}
 
-  private ArrayDeque<Entry> entries; // created with the first entry: most streams have none
+  private ArrayDeque<Entry> entries; // created with the first entry: an idle stream has none
   private final Consumer<Ended> mailbox;
 
   /**

@@ -114,6 +114,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   }
 
   // Dispatched by hand, not with a receive builder: its handlers would be objects of every stream.
+  // Made only by create(), inside Behaviors.setup, so the context it is handed is always its own.
   @Override
   public Behavior<Command> receive(TypedActorContext<Command> context, Command message) {
     if (message == Drain.INSTANCE) {
