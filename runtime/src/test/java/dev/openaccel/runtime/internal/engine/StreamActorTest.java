@@ -7,6 +7,8 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.DeviceWork;
 import dev.openaccel.runtime.spi.EngineSpec;
 import java.time.Duration;
 import java.util.List;
@@ -24,7 +26,8 @@ import org.junit.jupiter.api.Test;
 /**
  * The stream actor's protocol, driven by hand: the first enqueue asks the device actor (a probe
  * here) for a stream actor; the actor drains the queue in order; a parked stream whose actor stops
- * settles its queued work with a failure instead of hanging.
+ * settles its queued work with a failure instead of hanging; device work on a stream whose engine
+ * has no device queue fails in its place and stops nothing else.
  */
 class StreamActorTest {
   private static final ActorTestKit KIT = ActorTestKit.create();
@@ -77,5 +80,26 @@ class StreamActorTest {
     assertTrue(failed.getCause() instanceof DeviceExecutionException);
     assertTrue(failed.getCause().getMessage().contains("accepts no more work"));
     assertTrue(stream.query(), "nothing is left pending on a stopped stream");
+  }
+
+  @Test
+  void deviceWorkOnAStreamWithoutADeviceQueueFailsInOrderAndLaterWorkStillRuns() throws Exception {
+    Stream stream = ENGINE.getNewStream(Device.of(TYPE, 0), 0);
+    List<String> seen = new CopyOnWriteArrayList<>();
+    stream.launch("before", () -> seen.add("before"));
+    ENGINE.enqueue(stream, "a device step", new DeviceWork() {});
+    stream.launch("after", () -> seen.add("after"));
+    ExecutionException failed =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            ExecutionException.class,
+            () -> stream.synchronizeAsync().toCompletableFuture().get(10, TimeUnit.SECONDS));
+    assertTrue(failed.getCause() instanceof DeviceExecutionException);
+    assertTrue(
+        failed.getCause().getMessage().contains("device work 'a device step' cannot run on"),
+        failed.getCause().getMessage());
+    assertTrue(failed.getCause().getMessage().contains("gives it no device queue"));
+    assertEquals(List.of("before", "after"), seen); // in order, and the failure stopped nothing
+    stream.synchronizeAsync().toCompletableFuture().get(10, TimeUnit.SECONDS); // reported once
+    assertTrue(stream.query());
   }
 }
