@@ -4,6 +4,8 @@ import dev.openaccel.benchmarks.support.Heap;
 import dev.openaccel.benchmarks.support.OpenReg;
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Stream;
+import java.lang.ref.WeakReference;
+import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -28,7 +30,9 @@ import org.openjdk.jmh.annotations.TearDown;
  * actor has started. Streams cannot be released (the API has no {@code Stream.close()}), so every
  * iteration gets a fresh accelerator. {@link #callNanosPerItem} reports the caller's loop alone.
  * The baseline spawns as many idle Pekko actors under one parent and waits until all have started.
- * Runs in a 1 GiB heap: 100 k streams must fit.
+ * Runs in a 1 GiB heap: 100 k streams must fit. The heap is read before an iteration only once the
+ * last iteration's actor system has been collected (its threads may still be ending after its close
+ * returned; a first reading that still held it came out negative).
  */
 @State(Scope.Thread)
 @AuxCounters(AuxCounters.Type.EVENTS)
@@ -52,9 +56,15 @@ public class StreamScale {
   private ActorRef<Spawner.Command> spawner;
   private Stream[] streams;
   private long heapBefore;
+  private WeakReference<Object> closed; // the last iteration's actor system
 
   @Setup(Level.Iteration)
-  public void prepare() {
+  public void prepare() throws InterruptedException {
+    if (closed != null && !Heap.collected(closed, Duration.ofSeconds(30))) {
+      throw new IllegalStateException(
+          "the last iteration's actor system is still reachable 30 s after its close: the heap"
+              + " reading would count it");
+    }
     accelerator = OpenReg.start();
     spawner = accelerator.system().systemActorOf(Spawner.create(), "spawner", Props.empty());
     Stream warm = accelerator.newStream(OpenReg.device(0));
@@ -101,6 +111,9 @@ public class StreamScale {
     }
     retainedBytesPerItem = (Heap.usedAfterGc() - heapBefore) / (double) items;
     streams = null;
+    closed = new WeakReference<>(accelerator.system());
     accelerator.close();
+    accelerator = null;
+    spawner = null;
   }
 }
