@@ -71,7 +71,7 @@ final class ChunkPool implements Extension {
     @Override
     public ChunkPool createExtension(ExtendedActorSystem system) {
       long window = system.settings().config().getBytes("openaccel.cluster.bulk.window");
-      return new ChunkPool((int) Math.min(4096, (window + NodeCopy.CHUNK - 1) / NodeCopy.CHUNK));
+      return new ChunkPool((int) Math.min(4096, NodeCopy.chunksIn(window)));
     }
   }
 }

@@ -19,8 +19,8 @@ record ClusterSettings(Duration controlTimeout, long window, Duration bulkTimeou
     long window = cluster.getBytes("bulk.window");
     int queue = config.getInt("pekko.remote.artery.advanced.outbound-large-message-queue-size");
     long frame = config.getBytes("pekko.remote.artery.advanced.maximum-large-frame-size");
-    // The sender sends while less than a window is in flight: up to ceil(window / CHUNK) chunks.
-    if (window < NodeCopy.CHUNK || (window + NodeCopy.CHUNK - 1) / NodeCopy.CHUNK > queue / 2) {
+    // The sender sends while less than a window is in flight: up to its chunks, rounded up.
+    if (window < NodeCopy.CHUNK || NodeCopy.chunksIn(window) > queue / 2) {
       throw new IllegalArgumentException(
           "openaccel.cluster.bulk.window = "
               + window

@@ -35,7 +35,12 @@ final class NodeCopy {
 
   /** The chunks {@code length} bytes take, at least one. */
   static int chunks(long length) {
-    return (int) Math.max(1, (length + CHUNK - 1) / CHUNK);
+    return (int) Math.max(1, chunksIn(length));
+  }
+
+  /** The chunks {@code bytes} take, rounded up: none for none (a window's count of chunks). */
+  static long chunksIn(long bytes) {
+    return (bytes + CHUNK - 1) / CHUNK;
   }
 
   private final LocalNode local;
