@@ -244,7 +244,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   // ---- one step per kind of item (called by WorkItem.runOn); false: the stream is parked ----
 
   boolean runHost(WorkItem.HostWork kernel) {
-    if (inFlight != null && !inFlight.isEmpty()) {
+    if (deviceWorkInFlight()) {
       gated = kernel; // Java code runs once the device has ended the work before it
       return false;
     }
@@ -314,12 +314,17 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   }
 
   boolean runSync(WorkItem.Sync sync) {
-    if (inFlight == null || inFlight.isEmpty()) {
+    if (!deviceWorkInFlight()) {
       settleSync(sync);
     } else {
       inFlight.addSettled((nanos, failure) -> settleSync(sync));
     }
     return true;
+  }
+
+  /** Whether device items were submitted and have not all ended (never, without a device queue). */
+  private boolean deviceWorkInFlight() {
+    return inFlight != null && !inFlight.isEmpty();
   }
 
   private void settleSync(WorkItem.Sync sync) {
