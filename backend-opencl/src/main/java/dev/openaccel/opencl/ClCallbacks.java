@@ -13,8 +13,8 @@ import org.lwjgl.system.MemoryStack;
 
 /**
  * Turns OpenCL event completions into Java calls through one static native callback (a callback
- * object per event would leak a native closure each). The callback's user data is a key into {@link
- * #pending}.
+ * object per event would leak a native closure each), the {@code callbacks} mode of {@link
+ * Completions}. The callback's user data is a key into {@link #pending}.
  *
  * <p>Owns: the watchers registered and not yet called. Whether a watcher releases its event is the
  * watcher's business (a marker's event outlives its callback). The callback runs on an OpenCL
@@ -54,8 +54,13 @@ final class ClCallbacks {
   private static void onEvent(long event, int status, long key) {
     Watcher watcher = pending.remove(key);
     if (watcher != null) {
-      watcher.ended(event, status, status < 0 ? 0 : endNanos(event));
+      report(event, status, watcher);
     }
+  }
+
+  /** Tells {@code watcher} that {@code event} ended with {@code status}. */
+  static void report(long event, int status, Watcher watcher) {
+    watcher.ended(event, status, status < 0 ? 0 : endNanos(event));
   }
 
   /** The event's run time on the device (end minus start), or 0 without profiling. */

@@ -13,14 +13,22 @@ import org.lwjgl.system.MemoryStack;
  * can wait for a marker of another on the device.
  *
  * <p>Owns: the context handle, released by {@link #close()} after every queue, program and buffer
- * made from it was released. Thread-safe: OpenCL contexts are.
+ * made from it was released, and the waiting threads of {@link Completions#WAITING_THREADS}.
+ * Thread-safe: OpenCL contexts are.
  */
 final class ClContext implements AutoCloseable {
   private final ClPlatforms.Found platform;
   private final long context;
+  private final Completions completions;
+  private final ClWaitingThreads waiting;
 
-  ClContext(ClPlatforms.Found platform) {
+  /**
+   * @param completions how commands' ends reach Java ({@code auto} is decided here)
+   */
+  ClContext(ClPlatforms.Found platform, Completions completions) {
     this.platform = platform;
+    this.completions = completions.on(platform.platformName());
+    this.waiting = this.completions == Completions.WAITING_THREADS ? new ClWaitingThreads() : null;
     try (MemoryStack stack = MemoryStack.stackPush()) {
       PointerBuffer properties =
           stack.mallocPointer(3).put(CL_CONTEXT_PLATFORM).put(platform.platform()).put(0).flip();
@@ -37,6 +45,24 @@ final class ClContext implements AutoCloseable {
     return context;
   }
 
+  /** Callbacks or waiting threads, as configured for this platform. */
+  Completions completions() {
+    return completions;
+  }
+
+  /**
+   * Calls {@code watcher} once {@code event} has ended, the way {@link #completions()} says.
+   *
+   * @throws OpenClException if it cannot be watched
+   */
+  void watch(long event, ClCallbacks.Watcher watcher) {
+    if (waiting != null) {
+      waiting.watch(event, watcher);
+    } else {
+      ClCallbacks.watch(event, watcher);
+    }
+  }
+
   String platformName() {
     return platform.platformName();
   }
@@ -51,6 +77,9 @@ final class ClContext implements AutoCloseable {
 
   @Override
   public void close() {
+    if (waiting != null) {
+      waiting.close();
+    }
     clReleaseContext(context);
   }
 

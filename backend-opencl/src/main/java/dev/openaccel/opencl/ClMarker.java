@@ -66,6 +66,7 @@ final class ClMarker implements Marker {
     if (released) {
       return null;
     }
+    queue.sendToDevice(); // OpenCL requires it before another queue waits for this event
     if (reports) {
       reporters.incrementAndGet(); // before the barrier exists: its end or failure counts after
     }
@@ -88,7 +89,7 @@ final class ClMarker implements Marker {
       ClErrors.check(clRetainEvent(event), "clRetainEvent");
     }
     try {
-      ClCallbacks.watch(
+      context.watch(
           event,
           (ev, status, end) -> {
             try {

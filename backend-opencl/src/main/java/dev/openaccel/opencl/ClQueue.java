@@ -2,6 +2,7 @@ package dev.openaccel.opencl;
 
 import static org.lwjgl.opencl.CL10.CL_QUEUE_PROFILING_ENABLE;
 import static org.lwjgl.opencl.CL10.clCreateCommandQueue;
+import static org.lwjgl.opencl.CL10.clFlush;
 import static org.lwjgl.opencl.CL10.clReleaseCommandQueue;
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
 import static org.lwjgl.opencl.CL12.nclEnqueueMarkerWithWaitList;
@@ -235,7 +236,10 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     return true;
   }
 
-  /** Thread-safe here, like every method of this queue (a failed barrier's queue calls it). */
+  /**
+   * Makes sure every command submitted so far will be reported, then sends them to the device.
+   * Thread-safe here, like every method of this queue (a failed barrier's queue calls it).
+   */
   @Override
   public void flush() {
     Runnable arm;
@@ -243,6 +247,36 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       arm = armIfIdleLocked();
     }
     arm.run();
+    try {
+      sendToDevice();
+    } catch (OpenClException e) {
+      failPending(e); // they may never reach the device: their syncs fail rather than wait
+    }
+  }
+
+  /** Fails every command not yet completed with {@code cause}. */
+  private void failPending(OpenClException cause) {
+    List<Entry> failed;
+    synchronized (this) {
+      failed = new ArrayList<>(entries);
+      entries.clear();
+    }
+    for (Entry entry : failed) {
+      if (entry.work() != null) {
+        entry.work().ended(false);
+      }
+      entry.done().fail(cause);
+    }
+  }
+
+  /**
+   * {@code clFlush}: OpenCL may hold enqueued commands on the host until the queue is flushed (some
+   * implementations for milliseconds), so neither their callbacks nor another queue's barrier on
+   * one of their events is sure to see them end before. Thread-safe, like every OpenCL call but
+   * {@code clSetKernelArg}.
+   */
+  void sendToDevice() {
+    ClErrors.check(clFlush(queue), "clFlush");
   }
 
   @Override
@@ -253,7 +287,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   /** Registers the callback of {@code handle}, the event of command {@code seq}. */
   private void watch(long handle, long seq, String name) {
     try {
-      ClCallbacks.watch(
+      context.watch(
           handle,
           (ev, status, end) -> {
             trace.ended(name, ev, status);

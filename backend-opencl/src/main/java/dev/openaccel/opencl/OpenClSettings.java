@@ -20,6 +20,7 @@ import java.util.Objects;
  * @param batch items a stream runs before yielding its thread
  * @param memoryPerDevice bytes the allocator may use per device; 0 for the device's global memory
  * @param waitStrategy how idle device threads wait for work (and for device callbacks' hand-offs)
+ * @param completions how the end of a command reaches Java: callbacks, waiting threads, or auto
  */
 public record OpenClSettings(
     String platform,
@@ -32,7 +33,8 @@ public record OpenClSettings(
     int streamPoolSize,
     int batch,
     long memoryPerDevice,
-    WaitStrategy waitStrategy) {
+    WaitStrategy waitStrategy,
+    Completions completions) {
 
   public OpenClSettings {
     Objects.requireNonNull(platform, "platform");
@@ -40,6 +42,7 @@ public record OpenClSettings(
     Objects.requireNonNull(buildOptions, "buildOptions");
     Objects.requireNonNull(library, "library");
     Objects.requireNonNull(waitStrategy, "waitStrategy");
+    Objects.requireNonNull(completions, "completions");
     if (memoryPerDevice < 0) {
       throw new IllegalArgumentException(
           "openaccel.opencl.memory-per-device must be >= 0, got " + memoryPerDevice);
@@ -64,6 +67,7 @@ public record OpenClSettings(
         c.getInt("stream-pool-size"),
         c.getInt("batch"),
         c.getBytes("memory-per-device"),
-        WaitStrategy.parse("openaccel.opencl.wait-strategy", c.getString("wait-strategy")));
+        WaitStrategy.parse("openaccel.opencl.wait-strategy", c.getString("wait-strategy")),
+        Completions.parse("openaccel.opencl.completions", c.getString("completions")));
   }
 }

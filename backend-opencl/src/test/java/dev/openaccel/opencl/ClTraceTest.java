@@ -47,7 +47,7 @@ class ClTraceTest {
             ConfigFactory.parseString("pekko.actor.typed.library-extensions = []")
                 .withFallback(ConfigFactory.load("application-test")));
     ExecutorService callbacks = Executors.newFixedThreadPool(2);
-    try (ClContext context = new ClContext(found)) {
+    try (ClContext context = new ClContext(found, Completions.CALLBACKS)) {
       Tracer tracer = new Tracer(kit.system());
       TestProbe<TraceEvent> probe = kit.createTestProbe();
       tracer.subscribe(probe.ref());

@@ -42,7 +42,8 @@ class OpenClAvailabilityTest {
                 1,
                 1,
                 0,
-                dev.openaccel.runtime.spi.WaitStrategy.BLOCKING));
+                dev.openaccel.runtime.spi.WaitStrategy.BLOCKING,
+                Completions.AUTO));
     assertTrue(probe instanceof ClPlatforms.Unavailable, String.valueOf(probe));
   }
 
@@ -58,6 +59,29 @@ class OpenClAvailabilityTest {
                         .withFallback(com.typesafe.config.ConfigFactory.load())));
     assertTrue(e.getMessage().contains("openaccel.opencl.wait-strategy"), e.getMessage());
     assertTrue(e.getMessage().contains("fast"), e.getMessage());
+  }
+
+  @Test
+  void anUnknownCompletionsModeIsAnErrorNamingTheKeyTheValueAndTheModes() {
+    IllegalArgumentException e =
+        org.junit.jupiter.api.Assertions.assertThrows(
+            IllegalArgumentException.class,
+            () ->
+                OpenClSettings.from(
+                    com.typesafe.config.ConfigFactory.parseString(
+                            "openaccel.opencl.completions = polling")
+                        .withFallback(com.typesafe.config.ConfigFactory.load())));
+    assertEquals(
+        "openaccel.opencl.completions must be one of auto, callbacks, waiting-threads, got 'polling'",
+        e.getMessage());
+  }
+
+  @Test
+  void autoCompletionsWaitWithThreadsOnNvidiasPlatformOnly() {
+    assertEquals(Completions.WAITING_THREADS, Completions.AUTO.on("NVIDIA CUDA"));
+    assertEquals(Completions.CALLBACKS, Completions.AUTO.on("Portable Computing Language"));
+    assertEquals(Completions.WAITING_THREADS, Completions.WAITING_THREADS.on("Portable"));
+    assertEquals(Completions.CALLBACKS, Completions.CALLBACKS.on("NVIDIA CUDA"));
   }
 
   @Test

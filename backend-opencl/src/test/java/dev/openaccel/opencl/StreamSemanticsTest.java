@@ -51,9 +51,14 @@ class StreamSemanticsTest {
   private DeviceKernel spin;
   private Device device;
 
+  /** Extra configuration of this class's accelerator. */
+  String config() {
+    return "";
+  }
+
   @BeforeAll
   void start() {
-    accelerator = OpenClTestSupport.start();
+    accelerator = OpenClTestSupport.start(config());
     DeviceProgram program = OpenCl.get(accelerator).compile(SOURCE);
     addOne = program.kernel("addOne");
     spin = program.kernel("spin");

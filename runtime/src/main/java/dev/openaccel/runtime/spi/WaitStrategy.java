@@ -1,8 +1,5 @@
 package dev.openaccel.runtime.spi;
 
-import java.util.Arrays;
-import java.util.stream.Collectors;
-
 /**
  * How a device's idle threads wait for their next piece of work (a stream's wake-up, a resumed
  * wait, a device callback): the latency/CPU choice, as the LMAX Disruptor offers it. Chosen per
@@ -48,20 +45,7 @@ public enum WaitStrategy {
    *     {@code value} names none
    */
   public static WaitStrategy parse(String key, String value) {
-    for (WaitStrategy strategy : values()) {
-      if (strategy.configName.equals(value)) {
-        return strategy;
-      }
-    }
-    throw new IllegalArgumentException(
-        key
-            + " must be one of "
-            + Arrays.stream(values())
-                .map(WaitStrategy::configName)
-                .collect(Collectors.joining(", "))
-            + ", got '"
-            + value
-            + "'");
+    return ConfigChoice.parse(key, value, values());
   }
 
   @Override

@@ -1,0 +1,54 @@
+package dev.openaccel.opencl;
+
+import dev.openaccel.runtime.spi.ConfigChoice;
+import java.util.Locale;
+
+/**
+ * How the end of a command reaches Java ({@code openaccel.opencl.completions}): every record's
+ * completion, every synchronize and the caching allocator's reuse wait for it.
+ *
+ * <ul>
+ *   <li>{@code callbacks}: {@code clSetEventCallback}; no thread of ours waits, and the latency is
+ *       the platform's (PoCL: microseconds).
+ *   <li>{@code waiting-threads}: a thread per watched command blocks in {@code clWaitForEvents},
+ *       for platforms whose callbacks come late (on NVIDIA's, a callback on a command still running
+ *       when it was registered arrived 17-20 ms after the command ended on an H100, while a
+ *       blocking wait returned at once). A stream has at most a few commands watched at a time, so
+ *       this costs a thread per stream with work in flight, and whatever CPU the platform's
+ *       blocking wait spends.
+ *   <li>{@code auto}: waiting threads on a platform whose name contains NVIDIA, else callbacks.
+ * </ul>
+ */
+public enum Completions {
+  AUTO("auto"),
+  CALLBACKS("callbacks"),
+  WAITING_THREADS("waiting-threads");
+
+  private final String configName;
+
+  Completions(String configName) {
+    this.configName = configName;
+  }
+
+  /** {@link #CALLBACKS} or {@link #WAITING_THREADS} for the platform named {@code platformName}. */
+  public Completions on(String platformName) {
+    if (this != AUTO) {
+      return this;
+    }
+    return platformName.toUpperCase(Locale.ROOT).contains("NVIDIA") ? WAITING_THREADS : CALLBACKS;
+  }
+
+  /**
+   * The mode named {@code value}.
+   *
+   * @throws IllegalArgumentException naming {@code key}, the value and the modes, for another value
+   */
+  public static Completions parse(String key, String value) {
+    return ConfigChoice.parse(key, value, values());
+  }
+
+  @Override
+  public String toString() {
+    return configName;
+  }
+}
