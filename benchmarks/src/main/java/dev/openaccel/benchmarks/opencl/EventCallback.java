@@ -1,6 +1,7 @@
 package dev.openaccel.benchmarks.opencl;
 
 import static org.lwjgl.opencl.CL10.CL_COMPLETE;
+import static org.lwjgl.opencl.CL10.clFlush;
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
 import static org.lwjgl.opencl.CL11.nclSetEventCallback;
 import static org.lwjgl.opencl.CL12.clEnqueueMarkerWithWaitList;
@@ -24,8 +25,8 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * Event completion delivered to the host without polling: record on a stream, then join the event's
- * {@code completion()} stage. The baseline enqueues a marker on a raw queue and completes a future
- * from its {@code clSetEventCallback}.
+ * {@code completion()} stage. The baseline enqueues a marker on a raw queue, flushes it and
+ * completes a future from its {@code clSetEventCallback}.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -76,6 +77,7 @@ public class EventCallback {
     RawOpenCl.check(
         nclSetEventCallback(marker.get(0), CL_COMPLETE, CALLBACK.address(), 0),
         "clSetEventCallback");
+    RawOpenCl.check(clFlush(queue), "clFlush"); // sends the marker to the device
     return done.join();
   }
 }

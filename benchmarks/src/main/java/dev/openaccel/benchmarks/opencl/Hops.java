@@ -5,6 +5,7 @@ import static org.lwjgl.opencl.CL10.CL_MEM_READ_WRITE;
 import static org.lwjgl.opencl.CL10.CL_PROFILING_COMMAND_END;
 import static org.lwjgl.opencl.CL10.clCreateBuffer;
 import static org.lwjgl.opencl.CL10.clEnqueueNDRangeKernel;
+import static org.lwjgl.opencl.CL10.clFlush;
 import static org.lwjgl.opencl.CL10.clGetEventProfilingInfo;
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
 import static org.lwjgl.opencl.CL10.clReleaseMemObject;
@@ -82,9 +83,9 @@ final class Hops {
   }
 
   /**
-   * Raw LWJGL: the kernel and a marker on A, a barrier on B waiting for it, a marker on B, {@code
-   * clWaitForEvents}; optionally a completion callback on A's marker that completes a future, what
-   * any runtime reporting the record's completion pays.
+   * Raw LWJGL: the kernel and a marker on A, {@code clFlush} of A, a barrier on B waiting for it, a
+   * marker on B, {@code clWaitForEvents}; optionally a completion callback on A's marker that
+   * completes a future, what any runtime reporting the record's completion pays.
    */
   static final class Raw implements AutoCloseable {
     private static final AtomicReference<CompletableFuture<Void>> REPORTED =
@@ -117,6 +118,7 @@ final class Hops {
         RawOpenCl.check(
             nclSetEventCallback(onA, CL_COMPLETE, CALLBACK.address(), 0L), "clSetEventCallback");
       }
+      RawOpenCl.check(clFlush(queueA), "clFlush A"); // OpenCL requires it before B waits on A
       waitList.put(0, onA);
       RawOpenCl.check(clEnqueueBarrierWithWaitList(queueB, waitList, null), "barrier B");
       RawOpenCl.check(clEnqueueMarkerWithWaitList(queueB, null, event), "marker B");
