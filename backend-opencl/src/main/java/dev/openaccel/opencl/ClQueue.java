@@ -27,15 +27,16 @@ import org.lwjgl.system.MemoryUtil;
  * <p>Completions are coalesced, since the queue is in order: a command ends once a later one has.
  * Only a command submitted while no callback is outstanding gets one (barriers never do); a
  * callback completes every command up to its own. When none is outstanding and commands are left
- * (after a callback, or at {@link #flush}), the last of them decides: a marker that a barrier of
- * another queue waits for is reported by that barrier ({@link ClBarrier}); another marker gets a
- * callback on its own event (skipped if a barrier took over by then); other commands get a marker
- * behind them. A barrier takes the report over only if nothing but markers of its own queue is
- * pending in front of it, so that it runs as soon as the marker ends. So no callback runs on the
- * OpenCL thread that ends a waited-for marker or a barrier (PoCL calls back before it releases the
- * commands waiting), and a cross-stream hop stays on the device. But a record never waits for later
- * work to be reported: when a command that is not a marker is enqueued behind a marker, that marker
- * gets its own callback (unless a barrier reports it), and behind a barrier, the barrier hands its
+ * (at {@link #flush}, or after a callback once every command left was flushed: until then the
+ * stream's next flush will do it), the last of them decides: a marker that a barrier of another
+ * queue waits for is reported by that barrier ({@link ClBarrier}); another marker gets a callback
+ * on its own event (skipped if a barrier took over by then); other commands get a marker behind
+ * them. A barrier takes the report over only if nothing but markers of its own queue is pending in
+ * front of it, so that it runs as soon as the marker ends. So no callback runs on the OpenCL thread
+ * that ends a waited-for marker or a barrier (PoCL calls back before it releases the commands
+ * waiting), and a cross-stream hop stays on the device. But a record never waits for later work to
+ * be reported: when a command that is not a marker is enqueued behind a marker, that marker gets
+ * its own callback (unless a barrier reports it), and behind a barrier, the barrier hands its
  * marker's report back to that marker's queue.
  *
  * <p>Submissions come from the stream's actor, one at a time; callbacks from OpenCL threads. Owns:
@@ -56,6 +57,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   private final PointerBuffer rearmEvent = PointerBuffer.allocateDirect(1);
   private final ArrayDeque<Entry> entries = new ArrayDeque<>();
   private long submitted;
+  private long flushed; // submitted at the last flush: later commands will be flushed too
   private int outstanding;
 
   /** A queue on device {@code deviceIndex} that traces nothing (map queues, tests). */
@@ -244,6 +246,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   public void flush() {
     Runnable arm;
     synchronized (this) {
+      flushed = submitted;
       arm = armIfIdleLocked();
     }
     arm.run();
@@ -343,7 +346,10 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       while (!entries.isEmpty() && entries.peekFirst().seq() <= seq) {
         ended.add(entries.pollFirst());
       }
-      arm = armIfIdleLocked();
+      Entry last = entries.peekLast();
+      // Commands submitted since the last flush are armed by the next one, once their stream has
+      // submitted all it has: a marker per batch, not one per callback while the stream submits.
+      arm = last != null && last.seq() > flushed ? NOTHING : armIfIdleLocked();
     }
     for (Entry entry : ended) {
       boolean failed = entry.seq() == seq && status < 0;

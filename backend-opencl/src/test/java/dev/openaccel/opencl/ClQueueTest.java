@@ -163,6 +163,7 @@ class ClQueueTest {
       CompletableFuture<Long> marker = new CompletableFuture<>();
       queue.submit(launch(slowSet, x, 1, 100_000), into(kernel));
       queue.mark(into(marker)).release();
+      queue.flush(); // as a stream does once it has submitted all it has
       long markerEnd = await(marker);
       assertTrue(kernel.isDone(), "the marker completed before the kernel enqueued before it");
       assertTrue(markerEnd >= await(kernel), "marker end " + markerEnd + " before the kernel's");
@@ -179,12 +180,14 @@ class ClQueueTest {
       a.submit(launch(slowSet, x, 42, 2_000_000), into(new CompletableFuture<>()));
       CompletableFuture<Long> marked = new CompletableFuture<>();
       ClMarker marker = (ClMarker) a.mark(into(marked));
+      a.flush();
       CompletableFuture<Long> waited = new CompletableFuture<>();
       assertTrue(b.waitFor(marker, into(waited)));
       b.submit(launch(copyFirst, x, y), into(new CompletableFuture<>()));
       ByteBuffer out = ByteBuffer.allocateDirect(4).order(java.nio.ByteOrder.nativeOrder());
       CompletableFuture<Long> read = new CompletableFuture<>();
       b.submit(new ClCopy.ToHost(y.region(), out), into(read));
+      b.flush();
       await(read);
       assertEquals(42, out.getInt(0));
       assertTrue(
@@ -267,6 +270,7 @@ class ClQueueTest {
       b.flush();
       a.submit(launch(slowSet, x, 1, 2_000_000), into(new CompletableFuture<>()));
       ClMarker marker = (ClMarker) a.mark(into(marked)); // its kernel's callback is outstanding
+      a.flush();
       assertTrue(b.waitFor(marker, into(new CompletableFuture<>())));
       b.flush();
       await(marked); // before, reported only with the barrier behind the gate: never, here
@@ -358,6 +362,7 @@ class ClQueueTest {
       queue.submit(new ClCopy.ToDevice(in, a.region()), into(new CompletableFuture<>()));
       queue.submit(new ClCopy.Between(a.region(), b.region(), 8), into(new CompletableFuture<>()));
       queue.submit(new ClCopy.ToHost(b.region(), out), into(read));
+      queue.flush();
       await(read);
       assertEquals(0x0102030405060708L, out.getLong(0));
     }
@@ -399,6 +404,7 @@ class ClQueueTest {
       ByteBuffer out = ByteBuffer.allocate(4).order(java.nio.ByteOrder.nativeOrder());
       CompletableFuture<Long> read = new CompletableFuture<>();
       queue.submit(new ClCopy.ToHost(x.region(), out), into(read));
+      queue.flush();
       await(read);
       for (CompletableFuture<Long> f : done) {
         assertTrue(f.isDone(), "a command before the read did not complete");
