@@ -80,12 +80,11 @@ final class OpenClBackend implements LaunchTarget {
             .batch(settings.batch())
             .waitStrategy(settings.waitStrategy());
     Set<Capability> capabilities =
-        EnumSet.of(
-            Capability.EVENTS,
-            Capability.STREAM_POOL,
-            Capability.CROSS_DEVICE_WAIT,
-            Capability.INTERPROCESS_EVENTS);
+        EnumSet.of(Capability.EVENTS, Capability.STREAM_POOL, Capability.INTERPROCESS_EVENTS);
     if (context != null) {
+      if (context.devices().size() > 1) {
+        capabilities.add(Capability.CROSS_DEVICE_WAIT); // with one device there is no other
+      }
       boolean profiling = settings.profiling();
       spec.executor(stream -> new ClQueue(context, stream, profiling, tracer)).memory(memory);
       capabilities.add(Capability.DEVICE_MEMORY);

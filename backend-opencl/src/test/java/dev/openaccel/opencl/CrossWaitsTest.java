@@ -1,5 +1,7 @@
 package dev.openaccel.opencl;
 
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.Accelerator;
@@ -8,6 +10,8 @@ import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.internal.AcceleratorCore;
+import dev.openaccel.runtime.spi.Capability;
 import java.time.Duration;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
@@ -47,6 +51,25 @@ class CrossWaitsTest {
   @AfterAll
   void close() {
     accelerator.close();
+  }
+
+  @Test
+  void crossDeviceWaitsAreDeclaredOnlyWithASecondDevice() {
+    try (Accelerator one = OpenClTestSupport.start("openaccel.opencl.devices = [0]")) {
+      assertEquals(1, one.deviceCount(OpenClProvider.TYPE));
+      assertFalse(declaresCrossDeviceWait(one), "declared with one device");
+    }
+    assertEquals(
+        accelerator.deviceCount(OpenClProvider.TYPE) > 1,
+        declaresCrossDeviceWait(accelerator),
+        "declared with " + accelerator.deviceCount(OpenClProvider.TYPE) + " devices");
+  }
+
+  private static boolean declaresCrossDeviceWait(Accelerator accelerator) {
+    return AcceleratorCore.get(accelerator.system())
+        .router(OpenClProvider.TYPE)
+        .capabilities()
+        .contains(Capability.CROSS_DEVICE_WAIT);
   }
 
   @Test
