@@ -66,7 +66,7 @@ final class ClMarker implements Marker {
     if (released) {
       return null;
     }
-    queue.sendToDevice(); // OpenCL requires it before another queue waits for this event
+    queue.sendToDevice(seq); // OpenCL requires it before another queue waits for this event
     if (reports) {
       reporters.incrementAndGet(); // before the barrier exists: its end or failure counts after
     }

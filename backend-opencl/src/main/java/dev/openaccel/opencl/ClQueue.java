@@ -57,7 +57,8 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   private final PointerBuffer rearmEvent = PointerBuffer.allocateDirect(1);
   private final ArrayDeque<Entry> entries = new ArrayDeque<>();
   private long submitted;
-  private long flushed; // submitted at the last flush: later commands will be flushed too
+  private long flushed; // submitted at the stream's last flush: later commands get one too
+  private long sent; // submitted at the last clFlush
   private int outstanding;
 
   /** A queue on device {@code deviceIndex} that traces nothing (map queues, tests). */
@@ -245,13 +246,15 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   @Override
   public void flush() {
     Runnable arm;
+    long upTo;
     synchronized (this) {
       flushed = submitted;
       arm = armIfIdleLocked();
+      upTo = submitted; // a marker arm enqueued included
     }
     arm.run();
     try {
-      sendToDevice();
+      sendToDevice(upTo);
     } catch (OpenClException e) {
       failPending(e); // they may never reach the device: their syncs fail rather than wait
     }
@@ -273,12 +276,17 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   }
 
   /**
-   * {@code clFlush}: OpenCL may hold enqueued commands on the host until the queue is flushed (some
-   * implementations for milliseconds), so neither their callbacks nor another queue's barrier on
-   * one of their events is sure to see them end before. Thread-safe, like every OpenCL call but
-   * {@code clSetKernelArg}.
+   * {@code clFlush}, unless every command up to {@code seq} was flushed already: OpenCL may hold
+   * enqueued commands on the host until their queue is flushed (some implementations for
+   * milliseconds), so neither their callbacks nor another queue's barrier on one of their events is
+   * sure to see them end before. Under this queue's monitor, like an enqueue, so that no caller
+   * goes on before the flush it needs has been made.
    */
-  void sendToDevice() {
+  synchronized void sendToDevice(long seq) {
+    if (sent >= seq) {
+      return;
+    }
+    sent = submitted;
     ClErrors.check(clFlush(queue), "clFlush");
   }
 
