@@ -24,6 +24,12 @@ final class OpenClRows {
             advantageAtLeast(1 / 1.2, "within 1.2x of raw")));
     rows.add(
         new Row(
+            "opencl: empty device kernels, one stream (vs raw, an event asked for per kernel)",
+            rate("EnqueueRate.streamLaunch"),
+            rate("EnqueueRate.rawEnqueueEventEach"),
+            none()));
+    rows.add(
+        new Row(
             "opencl: record + block + record, host round trip (vs raw marker/barrier/marker)",
             time("EventHop.recordBlockRecord"),
             time("EventHop.rawMarkerBarrierMarker"),
