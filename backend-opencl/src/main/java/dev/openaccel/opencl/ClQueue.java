@@ -19,36 +19,47 @@ import java.util.List;
 import org.lwjgl.PointerBuffer;
 import org.lwjgl.system.MemoryStack;
 import org.lwjgl.system.MemoryUtil;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * One stream's in-order {@code cl_command_queue}, as the engine's {@link DeviceQueue}: kernels and
  * copies ({@link ClWork}), markers for event records, and barriers for device-side waits.
  *
  * <p>Completions are coalesced, since the queue is in order: a command ends once a later one has.
- * Only a command submitted while no callback is outstanding gets one (barriers never do); a
- * callback completes every command up to its own. When none is outstanding and commands are left
- * (at {@link #flush}, or after a callback once every command left was flushed: until then the
- * stream's next flush will do it), the last of them decides: a marker that a barrier of another
- * queue waits for is reported by that barrier ({@link ClBarrier}); another marker gets a callback
- * on its own event (skipped if a barrier took over by then); other commands get a marker behind
- * them. A barrier takes the report over only if nothing but markers of its own queue is pending in
- * front of it, so that it runs as soon as the marker ends. So no callback runs on the OpenCL thread
- * that ends a waited-for marker or a barrier (PoCL calls back before it releases the commands
- * waiting), and a cross-stream hop stays on the device. But a record never waits for later work to
- * be reported: when a command that is not a marker is enqueued behind a marker, that marker gets
- * its own callback (unless a barrier reports it), and behind a barrier, the barrier hands its
- * marker's report back to that marker's queue.
+ * Only a command submitted while no callback is outstanding, first in a run of submissions (or
+ * every {@value #DEFERRED_AT_MOST}th of a long one), gets one (barriers never do); a callback
+ * completes every command up to its own. When none is outstanding and commands are left (at {@link
+ * #flush}, or after a callback once every command left was flushed: until then the stream's next
+ * flush will do it), the last of them decides: a marker that a barrier of another queue waits for
+ * is reported by that barrier ({@link ClBarrier}); another marker gets a callback on its own event
+ * (skipped if a barrier took over by then); other commands get a marker behind them. A barrier
+ * takes the report over only if nothing but markers of its own queue is pending in front of it, so
+ * that it runs as soon as the marker ends. So no callback runs on the OpenCL thread that ends a
+ * waited-for marker or a barrier (PoCL calls back before it releases the commands waiting), and a
+ * cross-stream hop stays on the device. But a record never waits for later work to be reported:
+ * when a command that is not a marker is enqueued behind a marker, that marker gets its own
+ * callback (unless a barrier reports it), and behind a barrier, the barrier hands its marker's
+ * report back to that marker's queue.
  *
- * <p>Submissions come from the stream's actor, one at a time; callbacks from OpenCL threads. Owns:
- * the queue handle (released by {@link #close()}), and the entries not yet completed with the count
- * of outstanding callbacks, guarded by this object's monitor (held only around enqueue calls, never
- * while a completion runs).
+ * <p>Submissions come from the stream's actor, one at a time; reports from OpenCL's callback
+ * threads or from waiting threads ({@link Completions}). Owns: the queue handle (released by {@link
+ * #close()}), and the entries not yet completed with the count of outstanding callbacks and how far
+ * the stream and {@code clFlush} have flushed, guarded by this object's monitor (held only around
+ * enqueue and flush calls, never while a completion runs).
  */
 final class ClQueue implements DeviceQueue, AutoCloseable {
   /** A submitted command not yet known to have ended; {@code marker} for an event record. */
   private record Entry(long seq, ClWork work, Completion done, ClMarker marker) {}
 
   private static final Runnable NOTHING = () -> {};
+  private static final Logger LOG = LoggerFactory.getLogger(ClQueue.class);
+
+  /**
+   * Commands a stream submits after its last flush before one of them gets a report of its own
+   * again: a stream whose producer keeps it busy flushes only once it runs dry or yields.
+   */
+  private static final int DEFERRED_AT_MOST = 64;
 
   private final ClContext context;
   private final long queue;
@@ -110,7 +121,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     Runnable prompt;
     synchronized (this) {
       prompt = keepTailPromptLocked();
-      watched = !(command instanceof ClBarrier) && (outstanding == 0 || trace.enabled());
+      watched = !(command instanceof ClBarrier) && (trace.enabled() || startsReportLocked());
       try {
         rc = command.enqueue(queue, watched ? MemoryUtil.memAddress(event) : 0L);
       } finally {
@@ -140,6 +151,17 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         watch(watchedHandle, watchedSeq, command.name());
       }
     };
+  }
+
+  /**
+   * Whether the command being submitted gets a report of its own: none is outstanding, and it is
+   * the first since the stream's last flush or the {@value #DEFERRED_AT_MOST}th after it. Other
+   * commands of a run are reported by the flush that ends it, so a busy stream asks OpenCL for an
+   * event per run of submissions, not per command or per report (an event per command halved
+   * NVIDIA's enqueue rate).
+   */
+  private boolean startsReportLocked() {
+    return outstanding == 0 && (submitted == flushed || submitted - flushed >= DEFERRED_AT_MOST);
   }
 
   /**
@@ -239,10 +261,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     return true;
   }
 
-  /**
-   * Makes sure every command submitted so far will be reported, then sends them to the device.
-   * Thread-safe here, like every method of this queue (a failed barrier's queue calls it).
-   */
+  /** Makes sure every command submitted so far will be reported, then sends them to the device. */
   @Override
   public void flush() {
     Runnable arm;
@@ -253,25 +272,18 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       upTo = submitted; // a marker arm enqueued included
     }
     arm.run();
+    send(upTo);
+  }
+
+  /**
+   * {@link #sendToDevice}, from a path that has no caller to tell of a failure: the commands stay
+   * enqueued and the next flush tries again.
+   */
+  private void send(long upTo) {
     try {
       sendToDevice(upTo);
     } catch (OpenClException e) {
-      failPending(e); // they may never reach the device: their syncs fail rather than wait
-    }
-  }
-
-  /** Fails every command not yet completed with {@code cause}. */
-  private void failPending(OpenClException cause) {
-    List<Entry> failed;
-    synchronized (this) {
-      failed = new ArrayList<>(entries);
-      entries.clear();
-    }
-    for (Entry entry : failed) {
-      if (entry.work() != null) {
-        entry.work().ended(false);
-      }
-      entry.done().fail(cause);
+      LOG.warn("{}: the commands stay enqueued, the next flush tries again", e.getMessage());
     }
   }
 
@@ -281,13 +293,16 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
    * milliseconds), so neither their callbacks nor another queue's barrier on one of their events is
    * sure to see them end before. Under this queue's monitor, like an enqueue, so that no caller
    * goes on before the flush it needs has been made.
+   *
+   * @throws OpenClException if {@code clFlush} fails (nothing counts as flushed then)
    */
   synchronized void sendToDevice(long seq) {
     if (sent >= seq) {
       return;
     }
-    sent = submitted;
+    long upTo = submitted;
     ClErrors.check(clFlush(queue), "clFlush");
+    sent = upTo;
   }
 
   @Override
@@ -347,6 +362,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       long seq, int status, long endNanos, OpenClException cause, boolean fromCallback) {
     List<Entry> ended = new ArrayList<>();
     Runnable arm;
+    long upTo;
     synchronized (this) {
       if (fromCallback) {
         outstanding--;
@@ -355,9 +371,10 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         ended.add(entries.pollFirst());
       }
       Entry last = entries.peekLast();
-      // Commands submitted since the last flush are armed by the next one, once their stream has
-      // submitted all it has: a marker per batch, not one per callback while the stream submits.
+      // Commands submitted since the stream's last flush are armed by its next one, once it has
+      // submitted all it has (or by its 64th command): no marker per report while it submits.
       arm = last != null && last.seq() > flushed ? NOTHING : armIfIdleLocked();
+      upTo = submitted; // a marker arm enqueued included
     }
     for (Entry entry : ended) {
       boolean failed = entry.seq() == seq && status < 0;
@@ -371,6 +388,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       }
     }
     arm.run();
+    send(upTo);
   }
 
   /**
@@ -403,11 +421,14 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   /** Marker {@code seq} could not be watched: a fresh marker behind it reports it instead. */
   private void rearmBehind(long seq) {
     Runnable arm;
+    long upTo;
     synchronized (this) {
       outstanding--;
       arm = rearmLocked();
+      upTo = submitted;
     }
     arm.run();
+    send(upTo);
   }
 
   private static String what(Entry entry) {

@@ -1,7 +1,9 @@
 package dev.openaccel.opencl;
 
+import static org.lwjgl.opencl.CL10.CL_COMPLETE;
 import static org.lwjgl.opencl.CL10.CL_EVENT_COMMAND_EXECUTION_STATUS;
 import static org.lwjgl.opencl.CL10.CL_INVALID_CONTEXT;
+import static org.lwjgl.opencl.CL10.CL_INVALID_EVENT;
 import static org.lwjgl.opencl.CL10.clGetEventInfo;
 import static org.lwjgl.opencl.CL10.nclWaitForEvents;
 
@@ -50,9 +52,13 @@ final class ClWaitingThreads implements AutoCloseable {
       int rc = nclWaitForEvents(1, events.address());
       var status = stack.mallocInt(1);
       if (clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, status, null) != 0) {
-        return rc; // cannot tell: the wait's own result
+        return rc == 0 ? CL_INVALID_EVENT : rc; // cannot tell: a failure all the same
       }
-      return status.get(0);
+      int state = status.get(0);
+      if (rc != 0 && state != CL_COMPLETE) {
+        return state < 0 ? state : rc; // the wait failed before the command ended
+      }
+      return state;
     }
   }
 

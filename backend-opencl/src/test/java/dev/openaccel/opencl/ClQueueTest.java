@@ -340,7 +340,7 @@ class ClQueueTest {
   @Test
   void aMarkerOfAnotherContextIsNotWaitedOnTheDevice() throws Exception {
     var found = OpenClTestSupport.platform();
-    try (ClContext second = new ClContext(found, Completions.CALLBACKS);
+    try (ClContext second = new ClContext(found, completions());
         ClQueue foreign = new ClQueue(second, 0, true);
         ClQueue queue = new ClQueue(context, 0, true)) {
       CompletableFuture<Long> done = new CompletableFuture<>();

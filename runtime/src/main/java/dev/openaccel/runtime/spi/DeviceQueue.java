@@ -29,9 +29,10 @@ public interface DeviceQueue {
   boolean waitFor(Marker marker, Completion done);
 
   /**
-   * The stream has submitted all it has for now: its queue is empty, or it parked. A queue that
-   * reports ends lazily (one completion callback for several commands) must make sure now that
-   * every command submitted so far will be reported. The default does nothing.
+   * The stream has submitted all it has for now: its queue is empty, it parked, or it yields its
+   * thread. The engine calls it after every run of submissions, so a queue that reports ends lazily
+   * (one completion callback for several commands) may leave commands to it, and must make sure now
+   * that every command submitted so far will be reported. The default does nothing.
    */
   default void flush() {}
 
