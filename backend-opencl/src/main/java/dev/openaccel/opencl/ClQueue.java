@@ -49,8 +49,11 @@ import org.slf4j.LoggerFactory;
  * enqueue and flush calls, never while a completion runs).
  */
 final class ClQueue implements DeviceQueue, AutoCloseable {
-  /** A submitted command not yet known to have ended; {@code marker} for an event record. */
-  private record Entry(long seq, ClWork work, Completion done, ClMarker marker) {}
+  /**
+   * A submitted command not yet known to have ended; {@code marker} for an event record; {@code
+   * traced} the event kept for its trace span, when tracing and it has no report of its own (0).
+   */
+  private record Entry(long seq, ClWork work, Completion done, ClMarker marker, long traced) {}
 
   private static final Runnable NOTHING = () -> {};
   private static final Logger LOG = LoggerFactory.getLogger(ClQueue.class);
@@ -121,9 +124,11 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     Runnable prompt;
     synchronized (this) {
       prompt = keepTailPromptLocked();
-      watched = !(command instanceof ClBarrier) && (trace.enabled() || startsReportLocked());
+      boolean spanned = !(command instanceof ClBarrier); // barriers are no kernel spans
+      watched = spanned && startsReportLocked();
+      boolean traced = spanned && !watched && trace.enabled();
       try {
-        rc = command.enqueue(queue, watched ? MemoryUtil.memAddress(event) : 0L);
+        rc = command.enqueue(queue, watched || traced ? MemoryUtil.memAddress(event) : 0L);
       } finally {
         command.enqueued();
       }
@@ -132,7 +137,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         seq = 0;
       } else {
         seq = ++submitted;
-        entries.addLast(new Entry(seq, command, done, null));
+        entries.addLast(new Entry(seq, command, done, null, traced ? event.get(0) : 0L));
         if (watched) {
           outstanding++;
           handle = event.get(0);
@@ -216,7 +221,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       }
       long seq = ++submitted;
       marker = new ClMarker(context, event.get(0), this, seq);
-      entries.addLast(new Entry(seq, null, done, marker));
+      entries.addLast(new Entry(seq, null, done, marker, 0L));
       arm = armIfIdleLocked(); // with no callback outstanding, the marker gets its own
     }
     arm.run();
@@ -307,7 +312,16 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
 
   @Override
   public void close() {
+    synchronized (this) {
+      entries.forEach(ClQueue::releaseTraced);
+    }
     clReleaseCommandQueue(queue);
+  }
+
+  private static void releaseTraced(Entry entry) {
+    if (entry.traced() != 0) {
+      clReleaseEvent(entry.traced());
+    }
   }
 
   /** Registers the callback of {@code handle}, the event of command {@code seq}. */
@@ -378,6 +392,10 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     }
     for (Entry entry : ended) {
       boolean failed = entry.seq() == seq && status < 0;
+      if (entry.traced() != 0) {
+        trace.endedBefore(entry.work().name(), entry.traced(), failed, endNanos);
+        releaseTraced(entry);
+      }
       if (entry.work() != null) {
         entry.work().ended(!failed);
       }

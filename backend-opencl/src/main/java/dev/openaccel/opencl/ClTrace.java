@@ -5,9 +5,10 @@ import dev.openaccel.runtime.trace.TraceEvent;
 import dev.openaccel.runtime.trace.Tracer;
 
 /**
- * Publishes a stream's device commands on the trace bus as kernel spans when they end: {@link
- * System#nanoTime()} at the callback as the end, minus the command's device duration as the start
- * (the device's clock may differ from the host's; its durations do not).
+ * Publishes a stream's device commands on the trace bus as kernel spans when they are reported: a
+ * command with a report of its own ends at {@link System#nanoTime()} in it; another, completed by a
+ * later command's report, that long before as the device's clock says; each starts its device
+ * duration before its end (the device's clock may differ from the host's; its durations do not).
  *
  * <p>The callbacks of one queue's commands may run at the same time: on OpenCL runtime threads, and
  * on the stream's thread when an event has already completed as its callback is set. Subscribers
@@ -33,14 +34,33 @@ final class ClTrace {
 
   /** Publishes the span of {@code event}, the command {@code name}, if tracing is on. */
   void ended(String name, long event, int status) {
-    if (name == null || !enabled()) {
-      return;
+    if (name != null && enabled()) {
+      span(name, event, status < 0, System.nanoTime());
     }
-    long finished = System.nanoTime();
+  }
+
+  /**
+   * Publishes the span of {@code event}, the command {@code name}, if tracing is on, when a later
+   * report that ended at {@code reportEnd} on the device completes it: its end is now less the time
+   * its device end came before the report's (both on the device's clock, or both {@link
+   * System#nanoTime()} without profiling).
+   */
+  void endedBefore(String name, long event, boolean failed, long reportEnd) {
+    if (name != null && enabled()) {
+      span(
+          name,
+          event,
+          failed,
+          System.nanoTime() - Math.max(0, reportEnd - ClCallbacks.endNanos(event)));
+    }
+  }
+
+  /** The span of {@code event}, ending at {@code finished} on the host's clock. */
+  private void span(String name, long event, boolean failed, long finished) {
     long started = finished - ClCallbacks.durationNanos(event);
     publish(
         new TraceEvent.KernelStarted(stream.device(), stream.id(), name, started),
-        new TraceEvent.KernelFinished(stream.device(), stream.id(), name, status < 0, finished));
+        new TraceEvent.KernelFinished(stream.device(), stream.id(), name, failed, finished));
   }
 
   /** Publishes one span's two events back to back on this stream. */

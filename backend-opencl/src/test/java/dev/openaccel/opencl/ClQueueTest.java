@@ -2,6 +2,7 @@ package dev.openaccel.opencl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lwjgl.opencl.CL10.CL_COMPLETE;
@@ -9,16 +10,22 @@ import static org.lwjgl.opencl.CL10.clReleaseEvent;
 import static org.lwjgl.opencl.CL11.clCreateUserEvent;
 import static org.lwjgl.opencl.CL11.clSetUserEventStatus;
 
+import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Completion;
 import dev.openaccel.runtime.spi.Marker;
+import dev.openaccel.runtime.trace.TraceEvent;
+import dev.openaccel.runtime.trace.Tracer;
 import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
+import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -387,6 +394,43 @@ class ClQueueTest {
               .getMessage()
               .contains("launch of slowSet [8192] / [8192] failed: CL_INVALID_"),
           e.getCause().getMessage());
+    }
+  }
+
+  @Test
+  void withTracingEveryCommandIsOneSpanThoughFewHaveAReportOfTheirOwn() throws Exception {
+    ActorTestKit kit =
+        ActorTestKit.create(
+            ConfigFactory.parseString("pekko.actor.typed.library-extensions = []")
+                .withFallback(ConfigFactory.load("application-test")));
+    try {
+      Tracer tracer = new Tracer(kit.system());
+      TestProbe<TraceEvent> probe = kit.createTestProbe();
+      tracer.subscribe(probe.ref());
+      Stream stream = ClTraceTest.stream(Device.of(OpenClProvider.TYPE, 0), 9);
+      int count = 200;
+      try (ClQueue queue = new ClQueue(context, stream, true, tracer);
+          Buf x = buffer(0, 4)) {
+        CompletableFuture<Long> last = new CompletableFuture<>();
+        for (int i = 0; i < count; i++) {
+          queue.submit(
+              launch(slowSet, x, i, 1000), into(i < count - 1 ? new CompletableFuture<>() : last));
+        }
+        queue.flush();
+        await(last);
+      }
+      for (int i = 0; i < count; i++) {
+        TraceEvent first = probe.receiveMessage(Duration.ofSeconds(10));
+        TraceEvent second = probe.receiveMessage(Duration.ofSeconds(10));
+        var started = assertInstanceOf(TraceEvent.KernelStarted.class, first, "span " + i);
+        var finished = assertInstanceOf(TraceEvent.KernelFinished.class, second, "span " + i);
+        assertEquals("slowSet", finished.kernel(), "span " + i);
+        assertFalse(finished.failed(), "span " + i);
+        assertTrue(started.atNanos() <= finished.atNanos(), "span " + i + " ends before it starts");
+      }
+      probe.expectNoMessage(Duration.ofMillis(100));
+    } finally {
+      kit.shutdownTestKit();
     }
   }
 

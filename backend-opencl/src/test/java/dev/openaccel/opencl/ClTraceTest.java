@@ -100,7 +100,7 @@ class ClTraceTest {
   }
 
   /** A stream value whose operations are never called: the trace reads only its device and id. */
-  private static Stream stream(Device device, long id) {
+  static Stream stream(Device device, long id) {
     Stream.Ops ops =
         (Stream.Ops)
             Proxy.newProxyInstance(
