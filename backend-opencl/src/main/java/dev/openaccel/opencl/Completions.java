@@ -13,10 +13,9 @@ import java.util.Locale;
  *   <li>{@code waiting-threads}: a thread per watched command blocks in {@code clWaitForEvents},
  *       for platforms whose callbacks come late: on NVIDIA's (H100), a callback arrived 15.6-16.8
  *       ms after its command ended, whatever the command's length, while a blocking wait returned
- *       at once. A stream has a few commands watched at a time (every command in flight while
- *       tracing is on), so this costs a thread per stream with work in flight, and whatever CPU the
- *       platform's blocking wait spends: NVIDIA's spins, using 87-100% of a core for as long as the
- *       command runs.
+ *       at once. A stream has a few commands watched at a time, so this costs a thread per stream
+ *       with work in flight, and whatever CPU the platform's blocking wait spends: NVIDIA's spins,
+ *       using 87-100% of a core for as long as the command runs.
  *   <li>{@code auto}: waiting threads on a platform whose name contains NVIDIA, else callbacks.
  * </ul>
  */
