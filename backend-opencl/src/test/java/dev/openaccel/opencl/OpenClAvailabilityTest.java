@@ -49,31 +49,26 @@ class OpenClAvailabilityTest {
 
   @Test
   void anUnknownWaitStrategyIsAnErrorNamingTheKeyAndTheValue() {
-    IllegalArgumentException e =
-        org.junit.jupiter.api.Assertions.assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                OpenClSettings.from(
-                    com.typesafe.config.ConfigFactory.parseString(
-                            "openaccel.opencl.wait-strategy = fast")
-                        .withFallback(com.typesafe.config.ConfigFactory.load())));
+    IllegalArgumentException e = settingsWith("openaccel.opencl.wait-strategy = fast");
     assertTrue(e.getMessage().contains("openaccel.opencl.wait-strategy"), e.getMessage());
     assertTrue(e.getMessage().contains("fast"), e.getMessage());
   }
 
   @Test
   void anUnknownCompletionsModeIsAnErrorNamingTheKeyTheValueAndTheModes() {
-    IllegalArgumentException e =
-        org.junit.jupiter.api.Assertions.assertThrows(
-            IllegalArgumentException.class,
-            () ->
-                OpenClSettings.from(
-                    com.typesafe.config.ConfigFactory.parseString(
-                            "openaccel.opencl.completions = polling")
-                        .withFallback(com.typesafe.config.ConfigFactory.load())));
     assertEquals(
         "openaccel.opencl.completions must be one of auto, callbacks, waiting-threads, got 'polling'",
-        e.getMessage());
+        settingsWith("openaccel.opencl.completions = polling").getMessage());
+  }
+
+  /** The error of reading the settings with {@code line} over the defaults. */
+  private static IllegalArgumentException settingsWith(String line) {
+    return org.junit.jupiter.api.Assertions.assertThrows(
+        IllegalArgumentException.class,
+        () ->
+            OpenClSettings.from(
+                com.typesafe.config.ConfigFactory.parseString(line)
+                    .withFallback(com.typesafe.config.ConfigFactory.load())));
   }
 
   @Test

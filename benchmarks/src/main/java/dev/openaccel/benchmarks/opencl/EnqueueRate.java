@@ -74,22 +74,24 @@ public class EnqueueRate {
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public void rawEnqueue() {
-    for (int i = 0; i < BATCH; i++) {
-      RawOpenCl.check(
-          clEnqueueNDRangeKernel(queue, rawKernel, 1, null, global, null, null, null),
-          "clEnqueueNDRangeKernel");
-    }
-    RawOpenCl.check(clFinish(queue), "clFinish");
+    rawBatch(null);
   }
 
   @Benchmark
   @OperationsPerInvocation(BATCH)
   public void rawEnqueueEventEach() {
+    rawBatch(event);
+  }
+
+  /** A batch of raw enqueues, each asking for its event into {@code events} (then released). */
+  private void rawBatch(PointerBuffer events) {
     for (int i = 0; i < BATCH; i++) {
       RawOpenCl.check(
-          clEnqueueNDRangeKernel(queue, rawKernel, 1, null, global, null, null, event),
+          clEnqueueNDRangeKernel(queue, rawKernel, 1, null, global, null, null, events),
           "clEnqueueNDRangeKernel");
-      clReleaseEvent(event.get(0));
+      if (events != null) {
+        clReleaseEvent(events.get(0));
+      }
     }
     RawOpenCl.check(clFinish(queue), "clFinish");
   }
