@@ -27,20 +27,20 @@ import org.slf4j.LoggerFactory;
  * copies ({@link ClWork}), markers for event records, and barriers for device-side waits.
  *
  * <p>Completions are coalesced, since the queue is in order: a command ends once a later one has.
- * Only a command submitted while no callback is outstanding, first in a run of submissions (or
- * every {@value #DEFERRED_AT_MOST}th of a long one), gets one (barriers never do); a callback
- * completes every command up to its own. When none is outstanding and commands are left (at {@link
- * #flush}, or after a callback once every command left was flushed: until then the stream's next
- * flush will do it), the last of them decides: a marker that a barrier of another queue waits for
- * is reported by that barrier ({@link ClBarrier}); another marker gets a callback on its own event
- * (skipped if a barrier took over by then); other commands get a marker behind them. A barrier
- * takes the report over only if nothing but markers of its own queue is pending in front of it, so
- * that it runs as soon as the marker ends. So no callback runs on the OpenCL thread that ends a
- * waited-for marker or a barrier (PoCL calls back before it releases the commands waiting), and a
- * cross-stream hop stays on the device. But a record never waits for later work to be reported:
- * when a command that is not a marker is enqueued behind a marker, that marker gets its own
- * callback (unless a barrier reports it), and behind a barrier, the barrier hands its marker's
- * report back to that marker's queue.
+ * Only a command or record submitted while no callback is outstanding, first in a run of
+ * submissions (or from the {@value #DEFERRED_AT_MOST}th of a long one on), gets one (barriers never
+ * do); a callback completes every command up to its own. When none is outstanding and commands are
+ * left (at {@link #flush}, or after a callback once every command left was flushed: until then the
+ * stream's next flush will do it), the last of them decides: a marker that a barrier of another
+ * queue waits for is reported by that barrier ({@link ClBarrier}); another marker gets a callback
+ * on its own event (skipped if a barrier took over by then); other commands get a marker behind
+ * them. A barrier takes the report over only if nothing but markers of its own queue is pending in
+ * front of it, so that it runs as soon as the marker ends. So no callback runs on the OpenCL thread
+ * that ends a waited-for marker or a barrier (PoCL calls back before it releases the commands
+ * waiting), and a cross-stream hop stays on the device. But a record never waits for later work to
+ * be reported: when a command that is not a marker is enqueued behind a marker, that marker gets
+ * its own callback (unless a barrier reports it), and behind a barrier, the barrier hands its
+ * marker's report back to that marker's queue.
  *
  * <p>Submissions come from the stream's actor, one at a time; reports from OpenCL's callback
  * threads or from waiting threads ({@link Completions}). Owns: the queue handle (released by {@link
@@ -59,8 +59,8 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClQueue.class);
 
   /**
-   * Commands a stream submits after its last flush before one of them gets a report of its own
-   * again: a stream whose producer keeps it busy flushes only once it runs dry or yields.
+   * Commands a stream submits after its last flush before one gets a report of its own again: a
+   * stream whose producer keeps it busy flushes only once it runs dry or yields.
    */
   private static final int DEFERRED_AT_MOST = 64;
 
@@ -71,9 +71,11 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   private final PointerBuffer rearmEvent = PointerBuffer.allocateDirect(1);
   private final ArrayDeque<Entry> entries = new ArrayDeque<>();
   private long submitted;
-  private long flushed; // submitted at the stream's last flush: later commands get one too
+  private long flushed; // submitted at the stream's last flush: it arms the commands after it
+  private int run; // commands and markers submitted since then (barriers aside)
   private long sent; // submitted at the last clFlush
   private int outstanding;
+  private boolean closed; // the handle is released: reports touch the queue no more
 
   /** A queue on device {@code deviceIndex} that traces nothing (map queues, tests). */
   ClQueue(ClContext context, int deviceIndex, boolean profiling) {
@@ -137,6 +139,9 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         seq = 0;
       } else {
         seq = ++submitted;
+        if (spanned) {
+          run++;
+        }
         entries.addLast(new Entry(seq, command, done, null, traced ? event.get(0) : 0L));
         if (watched) {
           outstanding++;
@@ -159,14 +164,14 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   }
 
   /**
-   * Whether the command being submitted gets a report of its own: none is outstanding, and it is
-   * the first since the stream's last flush or the {@value #DEFERRED_AT_MOST}th after it. Other
-   * commands of a run are reported by the flush that ends it, so a busy stream asks OpenCL for an
-   * event per run of submissions, not per command or per report (an event per command halved
-   * NVIDIA's enqueue rate).
+   * Whether the command or marker being submitted gets a report of its own: none is outstanding,
+   * and it is the first since the stream's last flush, or comes {@value #DEFERRED_AT_MOST} or more
+   * after it. Other commands of a run are reported by the flush that ends it, so a busy stream asks
+   * OpenCL for an event per run of submissions, not per command or per report (an event per command
+   * halved NVIDIA's enqueue rate).
    */
   private boolean startsReportLocked() {
-    return outstanding == 0 && (submitted == flushed || submitted - flushed >= DEFERRED_AT_MOST);
+    return outstanding == 0 && (run == 0 || run >= DEFERRED_AT_MOST);
   }
 
   /**
@@ -214,15 +219,19 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     ClMarker marker;
     Runnable arm;
     synchronized (this) {
+      boolean first = startsReportLocked();
       int rc = nclEnqueueMarkerWithWaitList(queue, 0, 0L, MemoryUtil.memAddress(event));
       if (rc != 0) {
         done.fail(new OpenClException("clEnqueueMarkerWithWaitList", rc));
         return null;
       }
       long seq = ++submitted;
+      run++;
       marker = new ClMarker(context, event.get(0), this, seq);
       entries.addLast(new Entry(seq, null, done, marker, 0L));
-      arm = armIfIdleLocked(); // with no callback outstanding, the marker gets its own
+      // First in its run, the marker gets its own callback; later in a run, a barrier that waits
+      // for it may report it, or the next command or flush arms it (no callback inside a hop).
+      arm = first ? armIfIdleLocked() : NOTHING;
     }
     arm.run();
     return marker;
@@ -273,6 +282,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     long upTo;
     synchronized (this) {
       flushed = submitted;
+      run = 0;
       arm = armIfIdleLocked();
       upTo = submitted; // a marker arm enqueued included
     }
@@ -302,7 +312,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
    * @throws OpenClException if {@code clFlush} fails (nothing counts as flushed then)
    */
   synchronized void sendToDevice(long seq) {
-    if (sent >= seq) {
+    if (closed || sent >= seq) {
       return;
     }
     long upTo = submitted;
@@ -310,10 +320,24 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     sent = upTo;
   }
 
+  /**
+   * Releases the queue. Commands still running end as usual, and their reports still complete their
+   * entries (which frees what the commands used only then), but touch the released handle no more:
+   * no marker is armed and nothing flushed. Called once, by the stream's actor; the release itself
+   * runs outside this queue's monitor, since an implementation may wait in it for commands whose
+   * reports need the monitor.
+   */
   @Override
   public void close() {
     synchronized (this) {
-      entries.forEach(ClQueue::releaseTraced);
+      closed = true;
+      ArrayDeque<Entry> left = new ArrayDeque<>(entries.size());
+      for (Entry entry : entries) {
+        releaseTraced(entry); // its span is not published
+        left.addLast(new Entry(entry.seq(), entry.work(), entry.done(), entry.marker(), 0L));
+      }
+      entries.clear();
+      entries.addAll(left);
     }
     clReleaseCommandQueue(queue);
   }
@@ -427,7 +451,8 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
 
   /** A marker with a callback behind the commands left (nothing if none can be enqueued). */
   private Runnable rearmLocked() {
-    if (nclEnqueueMarkerWithWaitList(queue, 0, 0L, MemoryUtil.memAddress(rearmEvent)) != 0) {
+    if (closed
+        || nclEnqueueMarkerWithWaitList(queue, 0, 0L, MemoryUtil.memAddress(rearmEvent)) != 0) {
       return NOTHING;
     }
     long rearm = ++submitted;

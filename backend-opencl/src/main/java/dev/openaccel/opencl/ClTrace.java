@@ -42,8 +42,8 @@ final class ClTrace {
   /**
    * Publishes the span of {@code event}, the command {@code name}, if tracing is on, when a later
    * report that ended at {@code reportEnd} on the device completes it: its end is now less the time
-   * its device end came before the report's (both on the device's clock, or both {@link
-   * System#nanoTime()} without profiling).
+   * its device end came before the report's, both on the device's clock. Without profiling the
+   * times read no duration and no earlier end: the span is an instant, now.
    */
   void endedBefore(String name, long event, boolean failed, long reportEnd) {
     if (name != null && enabled()) {

@@ -1,6 +1,5 @@
 package dev.openaccel.opencl;
 
-import static org.lwjgl.opencl.CL10.CL_COMPLETE;
 import static org.lwjgl.opencl.CL10.CL_EVENT_COMMAND_EXECUTION_STATUS;
 import static org.lwjgl.opencl.CL10.CL_INVALID_CONTEXT;
 import static org.lwjgl.opencl.CL10.CL_INVALID_EVENT;
@@ -39,13 +38,29 @@ final class ClWaitingThreads implements AutoCloseable {
    */
   void watch(long event, ClCallbacks.Watcher watcher) {
     try {
-      threads.execute(() -> ClCallbacks.report(event, waitFor(event), watcher));
+      threads.execute(() -> reportWhenEnded(event, watcher));
     } catch (RejectedExecutionException e) {
       throw new OpenClException("clWaitForEvents (the backend is closed)", CL_INVALID_CONTEXT);
     }
   }
 
-  /** Blocks until {@code event} ends; returns its status (negative if it failed). */
+  private static void reportWhenEnded(long event, ClCallbacks.Watcher watcher) {
+    int status = waitFor(event);
+    if (status > 0) { // the wait failed while the command still runs: its callback tells
+      try {
+        ClCallbacks.watch(event, watcher);
+        return;
+      } catch (OpenClException e) {
+        status = e.code();
+      }
+    }
+    ClCallbacks.report(event, status, watcher);
+  }
+
+  /**
+   * Blocks until {@code event} ends; returns its status: {@code CL_COMPLETE} (0), negative if it
+   * failed, positive (queued, submitted, running) if the wait itself failed first.
+   */
   private static int waitFor(long event) {
     try (MemoryStack stack = MemoryStack.stackPush()) {
       var events = stack.pointers(event);
@@ -54,11 +69,7 @@ final class ClWaitingThreads implements AutoCloseable {
       if (clGetEventInfo(event, CL_EVENT_COMMAND_EXECUTION_STATUS, status, null) != 0) {
         return rc == 0 ? CL_INVALID_EVENT : rc; // cannot tell: a failure all the same
       }
-      int state = status.get(0);
-      if (rc != 0 && state != CL_COMPLETE) {
-        return state < 0 ? state : rc; // the wait failed before the command ended
-      }
-      return state;
+      return status.get(0);
     }
   }
 

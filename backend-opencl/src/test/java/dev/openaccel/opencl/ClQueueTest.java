@@ -435,6 +435,22 @@ class ClQueueTest {
   }
 
   @Test
+  void aReportAfterCloseCompletesItsCommandAndTouchesTheReleasedQueueNoMore() throws Exception {
+    ClQueue queue = new ClQueue(context, 0, true);
+    try (Buf x = buffer(0, 4)) {
+      CompletableFuture<Long> running = new CompletableFuture<>();
+      queue.submit(launch(slowSet, x, 1, 20_000_000), into(running)); // still running at close
+      queue.submit(launch(slowSet, x, 2, 10), into(new CompletableFuture<>()));
+      queue.flush();
+      queue.close();
+      // its report comes after the release, and must neither arm a marker for the command behind
+      // it nor flush: the handle is released (a clFlush on a freed queue killed the JVM once)
+      await(running);
+      assertTrue(running.isDone() && !running.isCompletedExceptionally());
+    }
+  }
+
+  @Test
   void everyCommandCompletesThoughFewHaveTheirOwnCallback() throws Exception {
     try (ClQueue queue = new ClQueue(context, 0, true);
         Buf x = buffer(0, 4)) {
