@@ -19,16 +19,17 @@ import org.lwjgl.system.MemoryStack;
 final class ClContext implements AutoCloseable {
   private final ClPlatforms.Found platform;
   private final long context;
-  private final Completions completions;
-  private final ClWaitingThreads waiting;
+  private final ClWaitingThreads waiting; // null: completions by callbacks
 
   /**
    * @param completions how commands' ends reach Java ({@code auto} is decided here)
    */
   ClContext(ClPlatforms.Found platform, Completions completions) {
     this.platform = platform;
-    this.completions = completions.on(platform.platformName());
-    this.waiting = this.completions == Completions.WAITING_THREADS ? new ClWaitingThreads() : null;
+    this.waiting =
+        completions.on(platform.platformName()) == Completions.WAITING_THREADS
+            ? new ClWaitingThreads()
+            : null;
     try (MemoryStack stack = MemoryStack.stackPush()) {
       PointerBuffer properties =
           stack.mallocPointer(3).put(CL_CONTEXT_PLATFORM).put(platform.platform()).put(0).flip();
@@ -45,13 +46,9 @@ final class ClContext implements AutoCloseable {
     return context;
   }
 
-  /** Callbacks or waiting threads, as configured for this platform. */
-  Completions completions() {
-    return completions;
-  }
-
   /**
-   * Calls {@code watcher} once {@code event} has ended, the way {@link #completions()} says.
+   * Calls {@code watcher} once {@code event} has ended: from a waiting thread or a callback, as the
+   * context's {@link Completions} say for its platform.
    *
    * @throws OpenClException if it cannot be watched
    */
