@@ -28,19 +28,19 @@ import org.slf4j.LoggerFactory;
  *
  * <p>Completions are coalesced, since the queue is in order: a command ends once a later one has.
  * Only a command or record submitted while no callback is outstanding, first in a run of
- * submissions (or from the {@value #DEFERRED_AT_MOST}th of a long one on), gets one (barriers never
- * do); a callback completes every command up to its own. When none is outstanding and commands are
- * left (at {@link #flush}, or after a callback once every command left was flushed: until then the
- * stream's next flush will do it), the last of them decides: a marker that a barrier of another
- * queue waits for is reported by that barrier ({@link ClBarrier}); another marker gets a callback
- * on its own event (skipped if a barrier took over by then); other commands get a marker behind
- * them. A barrier takes the report over only if nothing but markers of its own queue is pending in
- * front of it, so that it runs as soon as the marker ends. So no callback runs on the OpenCL thread
- * that ends a waited-for marker or a barrier (PoCL calls back before it releases the commands
- * waiting), and a cross-stream hop stays on the device. But a record never waits for later work to
- * be reported: when a command that is not a marker is enqueued behind a marker, that marker gets
- * its own callback (unless a barrier reports it), and behind a barrier, the barrier hands its
- * marker's report back to that marker's queue.
+ * submissions (or, in a long one, {@value #DEFERRED_AT_MOST} or more after the last that got one),
+ * gets one (barriers never do); a callback completes every command up to its own. When none is
+ * outstanding and commands are left (at {@link #flush}, or after a callback once every command left
+ * was flushed: until then the stream's next flush will do it), the last of them decides: a marker
+ * that a barrier of another queue waits for is reported by that barrier ({@link ClBarrier});
+ * another marker gets a callback on its own event (skipped if a barrier took over by then); other
+ * commands get a marker behind them. A barrier takes the report over only if nothing but markers of
+ * its own queue is pending in front of it, so that it runs as soon as the marker ends. So no
+ * callback runs on the OpenCL thread that ends a waited-for marker or a barrier (PoCL calls back
+ * before it releases the commands waiting), and a cross-stream hop stays on the device. But a
+ * record never waits for later work to be reported: when a command that is not a marker is enqueued
+ * behind a marker, that marker gets its own callback (unless a barrier reports it), and behind a
+ * barrier, the barrier hands its marker's report back to that marker's queue.
  *
  * <p>Submissions come from the stream's actor, one at a time; reports from OpenCL's callback
  * threads or from waiting threads ({@link Completions}). Owns: the queue handle (released by {@link
@@ -72,9 +72,10 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   private final ArrayDeque<Entry> entries = new ArrayDeque<>();
   private long submitted;
   private long flushed; // submitted at the stream's last flush: it arms the commands after it
-  private int run; // commands and markers submitted since then (barriers aside)
+  private int run; // commands and markers since then, or since one of them got a report
   private long sent; // submitted at the last clFlush
   private int outstanding;
+  private long reports; // callbacks asked for (or waiting threads), ever
   private boolean closed; // the handle is released: reports touch the queue no more
 
   /** A queue on device {@code deviceIndex} that traces nothing (map queues, tests). */
@@ -104,6 +105,11 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
 
   long handle() {
     return queue;
+  }
+
+  /** How many reports of its own this queue has asked OpenCL for so far (callbacks or waits). */
+  synchronized long reports() {
+    return reports;
   }
 
   @Override
@@ -145,6 +151,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         entries.addLast(new Entry(seq, command, done, null, traced ? event.get(0) : 0L));
         if (watched) {
           outstanding++;
+          reports++;
           handle = event.get(0);
         }
       }
@@ -166,12 +173,17 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   /**
    * Whether the command or marker being submitted gets a report of its own: none is outstanding,
    * and it is the first since the stream's last flush, or comes {@value #DEFERRED_AT_MOST} or more
-   * after it. Other commands of a run are reported by the flush that ends it, so a busy stream asks
-   * OpenCL for an event per run of submissions, not per command or per report (an event per command
-   * halved NVIDIA's enqueue rate).
+   * after it or after the last command of its run that got one (which then starts the count again).
+   * Other commands of a run are reported by the flush that ends it, so a busy stream asks OpenCL
+   * for an event per run of submissions and per {@value #DEFERRED_AT_MOST} commands of a long one,
+   * not per command or per report (an event per command halved NVIDIA's enqueue rate).
    */
   private boolean startsReportLocked() {
-    return outstanding == 0 && (run == 0 || run >= DEFERRED_AT_MOST);
+    if (outstanding > 0 || (run > 0 && run < DEFERRED_AT_MOST)) {
+      return false;
+    }
+    run = 0;
+    return true;
   }
 
   /**
@@ -211,6 +223,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       return NOTHING;
     }
     outstanding++;
+    reports++;
     return () -> watchMarker(marker);
   }
 
@@ -458,6 +471,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     long rearm = ++submitted;
     long handle = rearmEvent.get(0);
     outstanding++;
+    reports++;
     return () -> watch(handle, rearm, null);
   }
 

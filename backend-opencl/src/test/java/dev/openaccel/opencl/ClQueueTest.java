@@ -470,6 +470,17 @@ class ClQueueTest {
         assertTrue(f.isDone(), "a command before the read did not complete");
       }
       assertEquals(count - 1, out.getInt(0), "the heap read saw the last kernel's value");
+      // One run of submissions: its first command, then at most one per 64 (whenever no report
+      // is outstanding), then the flush's; not one per command or per report.
+      long most = 1 + count / 64 + 1;
+      assertTrue(
+          queue.reports() <= most,
+          "reports asked for: "
+              + queue.reports()
+              + " for "
+              + (count + 1)
+              + " commands, most "
+              + most);
     }
   }
 }

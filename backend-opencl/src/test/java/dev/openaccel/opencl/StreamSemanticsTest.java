@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
+import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
 import dev.openaccel.openreg.OpenRegProvider;
@@ -218,18 +219,33 @@ class StreamSemanticsTest {
         "the two streams' kernels must be able to run at once");
     Stream a = accelerator.newStream(device);
     Stream b = accelerator.newStream(device);
-    Event event = accelerator.newEvent(OpenClProvider.TYPE, EventOptions.defaults());
+    Event event = accelerator.newEvent(OpenClProvider.TYPE, EventOptions.timing());
+    Event bEnded = accelerator.newEvent(OpenClProvider.TYPE, EventOptions.timing());
     try (DeviceBuffer x = accelerator.allocate(device, 4);
         DeviceBuffer y = accelerator.allocate(device, 4)) {
       spin.launch(b, LaunchShape.of(1), y, 400_000_000); // about half a second
+      bEnded.record(b);
       spin.launch(a, LaunchShape.of(1), x, 20_000_000); // a twentieth of that
       event.record(a);
       event.block(b); // on the device, behind b's longer kernel
       assertTrue(event.synchronize(java.time.Duration.ofSeconds(10)), "record not done in 10 s");
-      assertFalse(b.query(), "the record completed only once b's earlier kernel had ended");
+      boolean bStillBusy = !b.query();
       b.synchronizeAsync().toCompletableFuture().get(10, TimeUnit.SECONDS);
+      if (!bStillBusy) {
+        double aheadMs = event.elapsedTime(bEnded); // on the device clock
+        assumeTrue(
+            aheadMs > 0,
+            "the device ran a's kernel after b's (a's record ended "
+                + -aheadMs
+                + " ms after b's kernel): nothing to tell");
+        fail(
+            "a's record ended on the device "
+                + aheadMs
+                + " ms before b's kernel, but completed only once that kernel had ended");
+      }
     } finally {
       event.close();
+      bEnded.close();
     }
   }
 
