@@ -5,6 +5,8 @@ import static org.lwjgl.opencl.CL10.CL_DEVICE_MAX_COMPUTE_UNITS;
 import static org.lwjgl.opencl.CL10.CL_DEVICE_MAX_MEM_ALLOC_SIZE;
 import static org.lwjgl.opencl.CL10.CL_DEVICE_NAME;
 import static org.lwjgl.opencl.CL10.CL_DEVICE_PROFILING_TIMER_RESOLUTION;
+import static org.lwjgl.opencl.CL10.CL_DEVICE_TYPE;
+import static org.lwjgl.opencl.CL10.CL_DEVICE_TYPE_GPU;
 import static org.lwjgl.opencl.CL10.CL_DEVICE_VERSION;
 
 /**
@@ -17,6 +19,7 @@ import static org.lwjgl.opencl.CL10.CL_DEVICE_VERSION;
  * @param maxAllocation {@code CL_DEVICE_MAX_MEM_ALLOC_SIZE} in bytes
  * @param computeUnits {@code CL_DEVICE_MAX_COMPUTE_UNITS}
  * @param timerResolution {@code CL_DEVICE_PROFILING_TIMER_RESOLUTION} in ns
+ * @param gpu whether {@code CL_DEVICE_TYPE} says GPU
  */
 record ClDevice(
     long id,
@@ -25,7 +28,8 @@ record ClDevice(
     long globalMemory,
     long maxAllocation,
     int computeUnits,
-    long timerResolution) {
+    long timerResolution,
+    boolean gpu) {
 
   static ClDevice query(long id) {
     return new ClDevice(
@@ -35,6 +39,7 @@ record ClDevice(
         ClInfo.deviceLong(id, CL_DEVICE_GLOBAL_MEM_SIZE),
         ClInfo.deviceLong(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE),
         ClInfo.deviceInt(id, CL_DEVICE_MAX_COMPUTE_UNITS),
-        ClInfo.deviceLong(id, CL_DEVICE_PROFILING_TIMER_RESOLUTION));
+        ClInfo.deviceLong(id, CL_DEVICE_PROFILING_TIMER_RESOLUTION),
+        (ClInfo.deviceLong(id, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU) != 0);
   }
 }

@@ -56,6 +56,10 @@ public final class OpenCl {
     return backend.devices().stream().map(ClDevice::name).toList();
   }
 
+  List<ClDevice> devices() {
+    return backend.devices();
+  }
+
   /** {@link #compile(String, String)} without extra options. */
   public DeviceProgram compile(String source) {
     return compile(source, "");

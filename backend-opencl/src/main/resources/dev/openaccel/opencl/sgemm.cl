@@ -2,7 +2,7 @@
 // Each work-item keeps a block of C in registers: 8 rows x 16 columns (sgemm8x16, two float8 per
 // row) or 8 x 8 (sgemm8x8, for N not a multiple of 16). Per k it loads one row segment of B and
 // broadcasts eight values of A, so every value loaded feeds 8 or 16 multiply-adds.
-// Global size: (N / 16 or N / 8, M / 8); M a multiple of 8, K free.
+// Global size: (N / 16 or N / 8, M / 8); M a multiple of 8, K free. Tuned for CPUs (PoCL).
 
 // Stores 8 results at c + off; C is read only when beta is not 0 (it may hold anything then).
 #define STORE(acc, off) \
@@ -73,4 +73,53 @@ __kernel void sgemm8x8(int M, int N, int K, float alpha,
   STORE(l5, 5 * N);
   STORE(l6, 6 * N);
   STORE(l7, 7 * N);
+}
+
+// For GPUs: a work-group of 16 x 16 work-items computes a 128 x 128 tile of C. Per step of 16 in K
+// it stages a 128 x 16 slice of A (transposed) and a 16 x 128 slice of B in local memory, every
+// work-item loading 8 values of each; each work-item keeps an 8 x 8 block of C in registers,
+// its rows and columns 16 apart, so that neighbouring work-items read neighbouring columns of B and
+// write neighbouring columns of C (coalesced) and read the same values of A (broadcast).
+// Global size: (N / 8, M / 8), local size (16, 16); M and N multiples of 128, K of 16.
+#define TILE 128
+#define STEP 16
+#define PER 8
+#define SIDE 16
+
+__kernel __attribute__((reqd_work_group_size(SIDE, SIDE, 1)))
+void sgemm128(int M, int N, int K, float alpha,
+              __global const float* restrict A,
+              __global const float* restrict B,
+              float beta, __global float* restrict C) {
+  __local float As[STEP][TILE + 1]; // As[k][row]; the pad keeps the transposing stores apart
+  __local float Bs[STEP][TILE];     // Bs[k][col]
+  const int tx = get_local_id(0), ty = get_local_id(1);
+  const int id = ty * SIDE + tx;
+  const int row0 = get_group_id(1) * TILE, col0 = get_group_id(0) * TILE;
+  float acc[PER][PER];
+  for (int i = 0; i < PER; i++)
+    for (int j = 0; j < PER; j++) acc[i][j] = 0.0f;
+  for (int k0 = 0; k0 < K; k0 += STEP) {
+    for (int e = id; e < TILE * STEP; e += SIDE * SIDE) {
+      As[e % STEP][e / STEP] = A[(row0 + e / STEP) * K + k0 + e % STEP];
+      Bs[e / TILE][e % TILE] = B[(k0 + e / TILE) * N + col0 + e % TILE];
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+    for (int k = 0; k < STEP; k++) {
+      float b[PER];
+      for (int j = 0; j < PER; j++) b[j] = Bs[k][tx + j * SIDE];
+      for (int i = 0; i < PER; i++) {
+        const float a = As[k][ty + i * SIDE];
+        for (int j = 0; j < PER; j++) acc[i][j] = mad(a, b[j], acc[i][j]);
+      }
+    }
+    barrier(CLK_LOCAL_MEM_FENCE);
+  }
+  for (int i = 0; i < PER; i++) {
+    __global float* c = C + (row0 + ty + i * SIDE) * N + col0 + tx;
+    for (int j = 0; j < PER; j++) {
+      const float v = alpha * acc[i][j];
+      c[j * SIDE] = beta == 0.0f ? v : v + beta * c[j * SIDE];
+    }
+  }
 }

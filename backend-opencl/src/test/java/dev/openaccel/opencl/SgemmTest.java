@@ -21,12 +21,14 @@ import org.junit.jupiter.api.TestInstance;
 class SgemmTest {
   private Accelerator accelerator;
   private Sgemm sgemm;
+  private Sgemm tiles;
   private Device device;
 
   @BeforeAll
   void start() {
     accelerator = OpenClTestSupport.start();
     sgemm = Sgemm.of(OpenCl.get(accelerator));
+    tiles = Sgemm.withTilesEverywhere(OpenCl.get(accelerator));
     device = Device.of(OpenClProvider.TYPE, 0);
   }
 
@@ -56,6 +58,22 @@ class SgemmTest {
   }
 
   @Test
+  void localMemoryTilesMatchTheJavaReference() {
+    check(tiles, 256, 128, 48, 1f, 0f); // two work-groups down, three steps of 16 in K
+  }
+
+  @Test
+  void localMemoryTilesWithAlphaAndBetaMatchTheJavaReference() {
+    check(tiles, 128, 384, 16, -0.5f, 1.5f);
+  }
+
+  @Test
+  void sizesTheLocalMemoryTilesDoNotFitFallBackToTheRegisterKernels() {
+    check(tiles, 128, 128, 40, 1f, 0f); // k not a multiple of 16
+    check(tiles, 64, 256, 32, 1f, 0f); // m not a multiple of 128
+  }
+
+  @Test
   void sizesThatAreNotMultiplesOfEightAreRejected() {
     Stream stream = accelerator.newStream(device);
     try (DeviceBuffer x = accelerator.allocate(device, 4096)) {
@@ -71,6 +89,10 @@ class SgemmTest {
   }
 
   private void check(int m, int n, int k, float alpha, float beta) {
+    check(sgemm, m, n, k, alpha, beta);
+  }
+
+  private void check(Sgemm sgemm, int m, int n, int k, float alpha, float beta) {
     SplittableRandom random = new SplittableRandom(m * 31L + n);
     float[] a = randoms(random, m * k);
     float[] b = randoms(random, k * n);

@@ -1,9 +1,12 @@
 package dev.openaccel.benchmarks.opencl;
 
+import static org.lwjgl.opencl.CL10.CL_DEVICE_TYPE;
+import static org.lwjgl.opencl.CL10.CL_DEVICE_TYPE_GPU;
 import static org.lwjgl.opencl.CL10.CL_MEM_READ_WRITE;
 import static org.lwjgl.opencl.CL10.clCreateBuffer;
 import static org.lwjgl.opencl.CL10.clEnqueueNDRangeKernel;
 import static org.lwjgl.opencl.CL10.clFinish;
+import static org.lwjgl.opencl.CL10.clGetDeviceInfo;
 import static org.lwjgl.opencl.CL10.clReleaseMemObject;
 import static org.lwjgl.opencl.CL10.clSetKernelArg1f;
 import static org.lwjgl.opencl.CL10.clSetKernelArg1i;
@@ -18,6 +21,7 @@ import dev.openaccel.runtime.Stream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.IntBuffer;
+import java.nio.LongBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.lwjgl.PointerBuffer;
@@ -33,8 +37,8 @@ import org.openjdk.jmh.annotations.TearDown;
 
 /**
  * An {@code n x n} single-precision matrix multiply: OpenAccel's {@link Sgemm} on an opencl stream
- * (multiply, then synchronize), the same kernel on a raw queue ({@code clFinish}), and a blocked
- * single-thread Java multiply. GFLOP/s = 2 n³ x the rate.
+ * (multiply, then synchronize), the same kernel and launch on a raw queue ({@code clFinish}), and a
+ * blocked single-thread Java multiply. GFLOP/s = 2 n³ x the rate.
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.Throughput)
@@ -54,7 +58,7 @@ public class SgemmGflops {
   private long kernel;
   private final long[] mems = new long[3];
   private final PointerBuffer global = PointerBuffer.allocateDirect(2);
-  private final PointerBuffer local = PointerBuffer.allocateDirect(2).put(0, 16).put(1, 2);
+  private final PointerBuffer local = PointerBuffer.allocateDirect(2);
   private float[] x;
   private float[] y;
   private float[] z;
@@ -71,13 +75,21 @@ public class SgemmGflops {
     c = accelerator.allocate(device, bytes);
     raw = new RawOpenCl();
     queue = raw.newQueue();
-    kernel = raw.kernel(source(), "-cl-fast-relaxed-math", "sgemm8x16");
+    // The launch Sgemm makes for these sizes: local-memory tiles on a GPU, else 8 x 16 per item.
+    boolean gpu = (deviceLong(raw.device, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU) != 0;
+    kernel = raw.kernel(source(), "-cl-fast-relaxed-math", gpu ? "sgemm128" : "sgemm8x16");
     IntBuffer rc = org.lwjgl.BufferUtils.createIntBuffer(1);
     for (int i = 0; i < 3; i++) {
       mems[i] = clCreateBuffer(raw.context, CL_MEM_READ_WRITE, bytes, rc);
       RawOpenCl.check(rc.get(0), "clCreateBuffer");
     }
-    global.put(0, n / 16).put(1, n / 8);
+    if (gpu) {
+      global.put(0, n / 8).put(1, n / 8);
+      local.put(0, 16).put(1, 16);
+    } else {
+      global.put(0, n / 16).put(1, n / 8);
+      local.put(0, 16).put(1, 2);
+    }
     clSetKernelArg1i(kernel, 0, n);
     clSetKernelArg1i(kernel, 1, n);
     clSetKernelArg1i(kernel, 2, n);
@@ -93,6 +105,12 @@ public class SgemmGflops {
       x[i] = (i % 7) * 0.25f;
       y[i] = (i % 5) * 0.5f;
     }
+  }
+
+  private static long deviceLong(long device, int param) {
+    LongBuffer value = org.lwjgl.BufferUtils.createLongBuffer(1);
+    RawOpenCl.check(clGetDeviceInfo(device, param, value, null), "clGetDeviceInfo");
+    return value.get(0);
   }
 
   private static String source() throws IOException {
