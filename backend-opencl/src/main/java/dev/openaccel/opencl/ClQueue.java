@@ -361,8 +361,16 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     }
   }
 
-  /** Registers the callback of {@code handle}, the event of command {@code seq}. */
+  /**
+   * Registers the callback of {@code handle}, the event of command {@code seq}, once the command is
+   * flushed. A report is watched only once the command is on its way to the device, so that a
+   * waiting thread ({@link Completions}) waits no longer than the command takes: on NVIDIA's
+   * platform a thread waiting for an event of a queue makes enqueues onto that queue about 4x
+   * slower (48.6 against 11.0 µs per empty kernel, an H100), and an unflushed command may wait on
+   * the host for as long as its stream keeps submitting.
+   */
   private void watch(long handle, long seq, String name) {
+    send(seq);
     try {
       context.watch(
           handle,
@@ -377,9 +385,10 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     }
   }
 
-  /** Registers a callback on {@code marker}'s own event (which the marker keeps). */
+  /** Registers a callback on {@code marker}'s own event (which the marker keeps), once flushed. */
   private void watchMarker(ClMarker marker) {
     long seq = marker.seq();
+    send(seq);
     try {
       ClCallbacks.Watcher watcher =
           (ev, status, end) -> {

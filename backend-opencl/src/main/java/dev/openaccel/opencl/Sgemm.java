@@ -13,46 +13,53 @@ import java.util.List;
  * Single-precision matrix multiply on the device, {@code C = alpha * A * B + beta * C} with
  * row-major float matrices ({@code A} is {@code m x k}, {@code B} {@code k x n}, {@code C} {@code m
  * x n}). The bundled kernels ({@code sgemm.cl}) keep a block of {@code C} per work-item in
- * registers. On a GPU, when {@code m} and {@code n} are multiples of 128 and {@code k} of 16, a
- * work-group of 16 x 16 computes a 128 x 128 tile of {@code C} through local memory, 8 x 8 per
- * work-item ({@code sgemm128}). Otherwise, and on other devices (CPUs), each work-item reads global
- * memory directly for 8 rows x 16 columns when {@code n} is a multiple of 16 (in work-groups of 16
- * x 2 when the sizes allow), else 8 x 8. This class is thread-safe.
+ * registers. On a GPU, when {@code k} is a multiple of 16, work-groups of 16 x 16 compute tiles of
+ * {@code C} through local memory: 128 x 128 (8 x 8 per work-item) when {@code m} and {@code n} are
+ * multiples of 128 and give at least one tile per compute unit, else 64 x 64 (4 x 4 per work-item)
+ * when they are multiples of 64. Otherwise, and on other devices (CPUs), each work-item reads
+ * global memory directly for 8 rows x 16 columns when {@code n} is a multiple of 16 (in work-groups
+ * of 16 x 2 when the sizes allow), else 8 x 8. This class is thread-safe.
  */
 public final class Sgemm {
   private static final String SOURCE = load();
+  private static final String OPTIONS = "-cl-fast-relaxed-math";
 
-  private final DeviceKernel tiles;
+  private final DeviceKernel tiles128;
+  private final DeviceKernel tiles64;
   private final DeviceKernel wide;
   private final DeviceKernel narrow;
-  private final boolean[] tilesOn; // by device index
+  private final int[] groupsFor128; // by device index: tiles of 128 from this many; 0: no tiles
 
-  private Sgemm(DeviceProgram program, boolean[] tilesOn) {
-    this.tiles = program.kernel("sgemm128");
+  private Sgemm(OpenCl opencl, int[] groupsFor128) {
+    DeviceProgram program = opencl.compile(SOURCE, OPTIONS);
+    this.tiles128 = program.kernel("sgemmTiles");
+    this.tiles64 =
+        Arrays.stream(groupsFor128).anyMatch(groups -> groups > 0)
+            ? opencl.compile(SOURCE, OPTIONS + " -DTILE=64 -DPER=4").kernel("sgemmTiles")
+            : null; // no device uses tiles
     this.wide = program.kernel("sgemm8x16");
     this.narrow = program.kernel("sgemm8x8");
-    this.tilesOn = tilesOn;
+    this.groupsFor128 = groupsFor128;
   }
 
   /** The multiply of {@code opencl}'s accelerator; compiles the kernels on first use (cached). */
   public static Sgemm of(OpenCl opencl) {
     List<ClDevice> devices = opencl.devices();
-    boolean[] gpus = new boolean[devices.size()];
-    for (int i = 0; i < gpus.length; i++) {
-      gpus[i] = devices.get(i).gpu();
+    int[] groups = new int[devices.size()];
+    for (int i = 0; i < groups.length; i++) {
+      groups[i] = devices.get(i).gpu() ? Math.max(1, devices.get(i).computeUnits()) : 0;
     }
-    return new Sgemm(compile(opencl), gpus);
+    return new Sgemm(opencl, groups);
   }
 
-  /** A multiply that uses the local-memory tiles on every device the sizes allow (tests). */
-  static Sgemm withTilesEverywhere(OpenCl opencl) {
-    boolean[] all = new boolean[opencl.devices().size()];
-    Arrays.fill(all, true);
-    return new Sgemm(compile(opencl), all);
-  }
-
-  private static DeviceProgram compile(OpenCl opencl) {
-    return opencl.compile(SOURCE, "-cl-fast-relaxed-math");
+  /**
+   * A multiply that uses the local-memory tiles on every device the sizes allow, those of 128 from
+   * {@code groupsFor128} work-groups on (tests).
+   */
+  static Sgemm withTiles(OpenCl opencl, int groupsFor128) {
+    int[] groups = new int[opencl.devices().size()];
+    Arrays.fill(groups, groupsFor128);
+    return new Sgemm(opencl, groups);
   }
 
   /** Enqueues {@code C = A * B} on {@code stream}. */
@@ -107,10 +114,18 @@ public final class Sgemm {
     requireSize("A", a, (long) m * k);
     requireSize("B", b, (long) k * n);
     requireSize("C", c, (long) m * n);
-    if (tilesOn[stream.deviceIndex()] && m % 128 == 0 && n % 128 == 0 && k % 16 == 0) {
-      tiles.launch(
-          stream, name, LaunchShape.of(n / 8, m / 8).local(16, 16), m, n, k, alpha, a, b, beta, c);
-      return;
+    int groups = groupsFor128[stream.deviceIndex()];
+    if (groups > 0 && k % 16 == 0) {
+      if (m % 128 == 0 && n % 128 == 0 && (long) (m / 128) * (n / 128) >= groups) {
+        LaunchShape shape = LaunchShape.of(n / 8, m / 8).local(16, 16);
+        tiles128.launch(stream, name, shape, m, n, k, alpha, a, b, beta, c);
+        return;
+      }
+      if (m % 64 == 0 && n % 64 == 0) {
+        LaunchShape shape = LaunchShape.of(n / 4, m / 4).local(16, 16);
+        tiles64.launch(stream, name, shape, m, n, k, alpha, a, b, beta, c);
+        return;
+      }
     }
     if (n % 16 != 0) {
       narrow.launch(stream, name, LaunchShape.of(n / 8, m / 8), m, n, k, alpha, a, b, beta, c);

@@ -75,19 +75,21 @@ __kernel void sgemm8x8(int M, int N, int K, float alpha,
   STORE(l7, 7 * N);
 }
 
-// For GPUs: a work-group of 16 x 16 work-items computes a 128 x 128 tile of C. Per step of 16 in K
-// it stages a 128 x 16 slice of A (transposed) and a 16 x 128 slice of B in local memory, every
-// work-item loading 8 values of each; each work-item keeps an 8 x 8 block of C in registers,
+// For GPUs: a work-group of 16 x 16 work-items computes a TILE x TILE tile of C (128, or 64 with
+// -DTILE=64 -DPER=4). Per step of 16 in K it stages a TILE x 16 slice of A (transposed) and a
+// 16 x TILE slice of B in local memory; each work-item keeps a PER x PER block of C in registers,
 // its rows and columns 16 apart, so that neighbouring work-items read neighbouring columns of B and
 // write neighbouring columns of C (coalesced) and read the same values of A (broadcast).
-// Global size: (N / 8, M / 8), local size (16, 16); M and N multiples of 128, K of 16.
+// Global size: (N / PER, M / PER), local size (16, 16); M and N multiples of TILE, K of 16.
+#ifndef TILE
 #define TILE 128
-#define STEP 16
 #define PER 8
+#endif
+#define STEP 16
 #define SIDE 16
 
 __kernel __attribute__((reqd_work_group_size(SIDE, SIDE, 1)))
-void sgemm128(int M, int N, int K, float alpha,
+void sgemmTiles(int M, int N, int K, float alpha,
               __global const float* restrict A,
               __global const float* restrict B,
               float beta, __global float* restrict C) {

@@ -21,14 +21,16 @@ import org.junit.jupiter.api.TestInstance;
 class SgemmTest {
   private Accelerator accelerator;
   private Sgemm sgemm;
-  private Sgemm tiles;
+  private Sgemm tiles128;
+  private Sgemm tiles64;
   private Device device;
 
   @BeforeAll
   void start() {
     accelerator = OpenClTestSupport.start();
     sgemm = Sgemm.of(OpenCl.get(accelerator));
-    tiles = Sgemm.withTilesEverywhere(OpenCl.get(accelerator));
+    tiles128 = Sgemm.withTiles(OpenCl.get(accelerator), 1);
+    tiles64 = Sgemm.withTiles(OpenCl.get(accelerator), Integer.MAX_VALUE);
     device = Device.of(OpenClProvider.TYPE, 0);
   }
 
@@ -58,19 +60,22 @@ class SgemmTest {
   }
 
   @Test
-  void localMemoryTilesMatchTheJavaReference() {
-    check(tiles, 256, 128, 48, 1f, 0f); // two work-groups down, three steps of 16 in K
+  void localMemoryTilesOf128MatchTheJavaReference() {
+    check(tiles128, 256, 128, 48, 1f, 0f); // two work-groups down, three steps of 16 in K
+    check(tiles128, 128, 384, 16, -0.5f, 1.5f);
   }
 
   @Test
-  void localMemoryTilesWithAlphaAndBetaMatchTheJavaReference() {
-    check(tiles, 128, 384, 16, -0.5f, 1.5f);
+  void localMemoryTilesOf64MatchTheJavaReference() {
+    check(tiles64, 128, 64, 32, 1f, 0f);
+    check(tiles64, 64, 192, 16, -0.5f, 1.5f);
+    check(tiles128, 64, 128, 16, 1f, 0f); // m not a multiple of 128
   }
 
   @Test
   void sizesTheLocalMemoryTilesDoNotFitFallBackToTheRegisterKernels() {
-    check(tiles, 128, 128, 40, 1f, 0f); // k not a multiple of 16
-    check(tiles, 64, 256, 32, 1f, 0f); // m not a multiple of 128
+    check(tiles128, 128, 128, 40, 1f, 0f); // k not a multiple of 16
+    check(tiles128, 96, 256, 32, 1f, 0f); // m not a multiple of 64
   }
 
   @Test

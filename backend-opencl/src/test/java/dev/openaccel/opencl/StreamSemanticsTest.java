@@ -223,10 +223,12 @@ class StreamSemanticsTest {
     Event bEnded = accelerator.newEvent(OpenClProvider.TYPE, EventOptions.timing());
     try (DeviceBuffer x = accelerator.allocate(device, 4);
         DeviceBuffer y = accelerator.allocate(device, 4)) {
+      // a's work first: NVIDIA's platform tells of ends in the order work reached the device,
+      // across queues, so a's record would seem to wait for b's kernel if that went first
+      spin.launch(a, LaunchShape.of(1), x, 20_000_000); // a twentieth of b's
+      event.record(a);
       spin.launch(b, LaunchShape.of(1), y, 400_000_000); // about half a second
       bEnded.record(b);
-      spin.launch(a, LaunchShape.of(1), x, 20_000_000); // a twentieth of that
-      event.record(a);
       event.block(b); // on the device, behind b's longer kernel
       assertTrue(event.synchronize(java.time.Duration.ofSeconds(10)), "record not done in 10 s");
       boolean bStillBusy = !b.query();

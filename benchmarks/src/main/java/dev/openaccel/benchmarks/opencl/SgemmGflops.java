@@ -1,5 +1,6 @@
 package dev.openaccel.benchmarks.opencl;
 
+import static org.lwjgl.opencl.CL10.CL_DEVICE_MAX_COMPUTE_UNITS;
 import static org.lwjgl.opencl.CL10.CL_DEVICE_TYPE;
 import static org.lwjgl.opencl.CL10.CL_DEVICE_TYPE_GPU;
 import static org.lwjgl.opencl.CL10.CL_MEM_READ_WRITE;
@@ -75,16 +76,19 @@ public class SgemmGflops {
     c = accelerator.allocate(device, bytes);
     raw = new RawOpenCl();
     queue = raw.newQueue();
-    // The launch Sgemm makes for these sizes: local-memory tiles on a GPU, else 8 x 16 per item.
+    // The launch Sgemm makes for these sizes: on a GPU local-memory tiles of 128, or of 64 when
+    // those would leave compute units idle; else 8 x 16 per work-item.
     boolean gpu = (deviceLong(raw.device, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU) != 0;
-    kernel = raw.kernel(source(), "-cl-fast-relaxed-math", gpu ? "sgemm128" : "sgemm8x16");
+    int per = !gpu ? 0 : (n / 128) * (n / 128) >= computeUnits(raw.device) ? 8 : 4;
+    String options = "-cl-fast-relaxed-math" + (per == 4 ? " -DTILE=64 -DPER=4" : "");
+    kernel = raw.kernel(source(), options, gpu ? "sgemmTiles" : "sgemm8x16");
     IntBuffer rc = org.lwjgl.BufferUtils.createIntBuffer(1);
     for (int i = 0; i < 3; i++) {
       mems[i] = clCreateBuffer(raw.context, CL_MEM_READ_WRITE, bytes, rc);
       RawOpenCl.check(rc.get(0), "clCreateBuffer");
     }
     if (gpu) {
-      global.put(0, n / 8).put(1, n / 8);
+      global.put(0, n / per).put(1, n / per);
       local.put(0, 16).put(1, 16);
     } else {
       global.put(0, n / 16).put(1, n / 8);
@@ -105,6 +109,13 @@ public class SgemmGflops {
       x[i] = (i % 7) * 0.25f;
       y[i] = (i % 5) * 0.5f;
     }
+  }
+
+  private static int computeUnits(long device) {
+    IntBuffer value = org.lwjgl.BufferUtils.createIntBuffer(1);
+    RawOpenCl.check(
+        clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, value, null), "clGetDeviceInfo");
+    return value.get(0);
   }
 
   private static long deviceLong(long device, int param) {
