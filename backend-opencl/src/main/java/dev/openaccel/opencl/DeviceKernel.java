@@ -3,11 +3,15 @@ package dev.openaccel.opencl;
 import static org.lwjgl.opencl.CL10.CL_KERNEL_NUM_ARGS;
 import static org.lwjgl.opencl.CL10.clGetKernelInfo;
 import static org.lwjgl.opencl.CL10.clReleaseKernel;
+import static org.lwjgl.opencl.CL10.nclEnqueueNDRangeKernel;
+import static org.lwjgl.opencl.CL10.nclSetKernelArg;
 
 import dev.openaccel.runtime.Stream;
 import java.util.List;
 import java.util.Objects;
+import org.lwjgl.PointerBuffer;
 import org.lwjgl.system.MemoryStack;
+import org.lwjgl.system.MemoryUtil;
 
 /**
  * A compiled device kernel: launch it on a stream with a {@link LaunchShape} and its arguments.
@@ -28,13 +32,17 @@ import org.lwjgl.system.MemoryStack;
  * dev.openaccel.runtime.DeviceExecutionException} at the next covering sync point.
  *
  * <p>Owns: its {@code cl_kernel}, whose argument slots are set and enqueued under this object's
- * monitor. This class is thread-safe.
+ * monitor (a launch's arguments are shared state until {@code clEnqueueNDRangeKernel} captures
+ * them), and what each slot was last set to, under the same monitor. This class is thread-safe.
  */
 public final class DeviceKernel {
   private final String name;
   private final long kernel;
   private final List<KernelParameter> parameters;
   private final LaunchTarget target;
+  private final long[] slotBits; // what each argument slot holds, while slotSet
+  private final int[] slotSizes;
+  private final boolean[] slotSet;
 
   DeviceKernel(ClProgram program, String name, LaunchTarget target) {
     this.name = Objects.requireNonNull(name, "name");
@@ -47,6 +55,9 @@ public final class DeviceKernel {
           "clGetKernelInfo(" + name + ")");
       this.parameters = ClProgram.parameters(kernel, count.get(0));
     }
+    this.slotBits = new long[parameters.size()];
+    this.slotSizes = new int[parameters.size()];
+    this.slotSet = new boolean[parameters.size()];
   }
 
   public String name() {
@@ -86,8 +97,43 @@ public final class DeviceKernel {
     }
   }
 
-  long handle() {
-    return kernel;
+  /**
+   * Sets {@code args} and enqueues this kernel on {@code queue}, one step under this object's
+   * monitor. A slot that already holds the same value is not set again: a launch repeated with the
+   * same arguments calls only {@code clEnqueueNDRangeKernel} ({@code clSetKernelArg} cost about 1
+   * µs per launch on NVIDIA's platform).
+   *
+   * @return the error code of {@code clEnqueueNDRangeKernel}, 0 on success
+   * @throws OpenClException if an argument cannot be set
+   */
+  synchronized int enqueue(long queue, LaunchShape shape, KernelArguments args, long eventAddress) {
+    try (MemoryStack stack = MemoryStack.stackPush()) {
+      long value = stack.nmalloc(8, 8);
+      for (int i = 0; i < args.count(); i++) {
+        long bits = args.bits(i); // 0 for local memory, which only a size describes
+        int size = args.size(i);
+        if (slotSet[i] && slotBits[i] == bits && slotSizes[i] == size) {
+          continue;
+        }
+        slotSet[i] = false;
+        MemoryUtil.memPutLong(value, bits);
+        int rc = nclSetKernelArg(kernel, i, size, args.isLocal(i) ? 0L : value);
+        if (rc != 0) {
+          throw new OpenClException(
+              "clSetKernelArg(" + name + ", " + i + " " + parameters.get(i) + ")", rc);
+        }
+        slotBits[i] = bits;
+        slotSizes[i] = size;
+        slotSet[i] = true;
+      }
+      long[] global = shape.global();
+      long[] local = shape.local();
+      PointerBuffer g = stack.mallocPointer(global.length).put(global).flip();
+      long l =
+          local.length == 0 ? 0L : stack.mallocPointer(local.length).put(local).flip().address();
+      return nclEnqueueNDRangeKernel(
+          queue, kernel, global.length, 0L, g.address(), l, 0, 0L, eventAddress);
+    }
   }
 
   /** Releases the {@code cl_kernel}; only when no launch can still be enqueued. */

@@ -64,6 +64,30 @@ class DeviceKernelTest {
   }
 
   @Test
+  void relaunchesTakeTheirOwnArgumentsWhetherOrNotTheyChanged() {
+    DeviceKernel axpy = opencl.compile(SOURCE).kernel("axpy");
+    Stream stream = accelerator.newStream(device);
+    try (DeviceBuffer x = accelerator.allocate(device, 16);
+        DeviceBuffer y = accelerator.allocate(device, 16);
+        DeviceBuffer z = accelerator.allocate(device, 16)) {
+      stream.copyToDevice(floats(1, 2, 3, 4), x);
+      stream.copyToDevice(floats(0, 0, 0, 0), y);
+      stream.copyToDevice(floats(0, 0, 0, 0), z);
+      axpy.launch(stream, LaunchShape.of(4), 1.0f, x, y, 4);
+      axpy.launch(stream, LaunchShape.of(4), 1.0f, x, y, 4); // the same slots again
+      axpy.launch(stream, LaunchShape.of(4), 10.0f, x, z, 4); // a scalar and a buffer change
+      axpy.launch(stream, LaunchShape.of(4), 10.0f, x, y, 2); // back to y, over two elements
+      ByteBuffer outY = ByteBuffer.allocateDirect(16);
+      ByteBuffer outZ = ByteBuffer.allocateDirect(16);
+      stream.copyToHost(y, outY);
+      stream.copyToHost(z, outZ);
+      OpenClTestSupport.synchronize(stream);
+      assertArrayEquals(new float[] {12, 24, 6, 8}, floatsOf(outY));
+      assertArrayEquals(new float[] {10, 20, 30, 40}, floatsOf(outZ));
+    }
+  }
+
+  @Test
   void parametersComeFromTheCompiler() {
     List<KernelParameter> parameters = opencl.compile(SOURCE).kernel("axpy").parameters();
     assertEquals(4, parameters.size());
