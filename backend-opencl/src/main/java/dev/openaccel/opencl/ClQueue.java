@@ -59,8 +59,9 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   private static final Logger LOG = LoggerFactory.getLogger(ClQueue.class);
 
   /**
-   * Commands a stream submits after its last flush before one gets a report of its own again: a
-   * stream whose producer keeps it busy flushes only once it runs dry or yields.
+   * Commands a stream submits after its last flush, or after the last of them that got a report of
+   * its own, before another one gets one: a stream whose producer keeps it busy flushes only once
+   * it runs dry or yields, and its commands must not wait that long to be completed.
    */
   private static final int DEFERRED_AT_MOST = 64;
 
@@ -130,6 +131,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     long handle = 0;
     boolean watched;
     Runnable prompt;
+    OpenClException thrown = null;
     synchronized (this) {
       prompt = keepTailPromptLocked();
       boolean spanned = !(command instanceof ClBarrier); // barriers are no kernel spans
@@ -137,6 +139,9 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       boolean traced = spanned && !watched && trace.enabled();
       try {
         rc = command.enqueue(queue, watched || traced ? MemoryUtil.memAddress(event) : 0L);
+      } catch (OpenClException e) { // e.g. clSetKernelArg: fails like an enqueue, prompt still runs
+        rc = e.code();
+        thrown = e;
       } finally {
         command.enqueued();
       }
@@ -159,11 +164,12 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     int code = rc;
     long watchedSeq = watched ? seq : 0;
     long watchedHandle = handle;
+    OpenClException failure = thrown;
     return () -> {
       prompt.run();
       if (code != 0) {
         command.ended(false);
-        done.fail(new OpenClException(command.toString(), code));
+        done.fail(failure != null ? failure : new OpenClException(command.toString(), code));
       } else if (watchedSeq != 0) {
         watch(watchedHandle, watchedSeq, command.name());
       }
@@ -432,7 +438,8 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       }
       Entry last = entries.peekLast();
       // Commands submitted since the stream's last flush are armed by its next one, once it has
-      // submitted all it has (or by its 64th command): no marker per report while it submits.
+      // submitted all it has (or by a command 64 after the last reported): no marker per report
+      // while it submits.
       arm = last != null && last.seq() > flushed ? NOTHING : armIfIdleLocked();
       upTo = submitted; // a marker arm enqueued included
     }

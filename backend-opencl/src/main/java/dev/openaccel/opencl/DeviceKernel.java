@@ -1,7 +1,9 @@
 package dev.openaccel.opencl;
 
 import static org.lwjgl.opencl.CL10.CL_KERNEL_NUM_ARGS;
+import static org.lwjgl.opencl.CL10.CL_KERNEL_WORK_GROUP_SIZE;
 import static org.lwjgl.opencl.CL10.clGetKernelInfo;
+import static org.lwjgl.opencl.CL10.clGetKernelWorkGroupInfo;
 import static org.lwjgl.opencl.CL10.clReleaseKernel;
 import static org.lwjgl.opencl.CL10.nclEnqueueNDRangeKernel;
 import static org.lwjgl.opencl.CL10.nclSetKernelArg;
@@ -41,6 +43,7 @@ public final class DeviceKernel {
   private final List<KernelParameter> parameters;
   private final LaunchTarget target;
   private final long[] slotBits; // what each argument slot holds, while slotSet
+  private final ClRegion[] slotRegions; // a buffer's region: a freed cl_mem's handle comes back
   private final int[] slotSizes;
   private final boolean[] slotSet;
 
@@ -56,6 +59,7 @@ public final class DeviceKernel {
       this.parameters = ClProgram.parameters(kernel, count.get(0));
     }
     this.slotBits = new long[parameters.size()];
+    this.slotRegions = new ClRegion[parameters.size()];
     this.slotSizes = new int[parameters.size()];
     this.slotSet = new boolean[parameters.size()];
   }
@@ -101,7 +105,9 @@ public final class DeviceKernel {
    * Sets {@code args} and enqueues this kernel on {@code queue}, one step under this object's
    * monitor. A slot that already holds the same value is not set again: a launch repeated with the
    * same arguments calls only {@code clEnqueueNDRangeKernel} ({@code clSetKernelArg} cost about 1
-   * µs per launch on NVIDIA's platform).
+   * µs per launch on NVIDIA's platform). A buffer's slot is the same only for the same region, not
+   * merely the same {@code cl_mem} handle: a released buffer's handle value may come back for a new
+   * one, which a driver may know by another device address.
    *
    * @return the error code of {@code clEnqueueNDRangeKernel}, 0 on success
    * @throws OpenClException if an argument cannot be set
@@ -111,8 +117,9 @@ public final class DeviceKernel {
       long value = stack.nmalloc(8, 8);
       for (int i = 0; i < args.count(); i++) {
         long bits = args.bits(i); // 0 for local memory, which only a size describes
+        ClRegion region = args.region(i);
         int size = args.size(i);
-        if (slotSet[i] && slotBits[i] == bits && slotSizes[i] == size) {
+        if (slotSet[i] && slotBits[i] == bits && slotRegions[i] == region && slotSizes[i] == size) {
           continue;
         }
         slotSet[i] = false;
@@ -123,6 +130,7 @@ public final class DeviceKernel {
               "clSetKernelArg(" + name + ", " + i + " " + parameters.get(i) + ")", rc);
         }
         slotBits[i] = bits;
+        slotRegions[i] = region;
         slotSizes[i] = size;
         slotSet[i] = true;
       }
@@ -133,6 +141,20 @@ public final class DeviceKernel {
           local.length == 0 ? 0L : stack.mallocPointer(local.length).put(local).flip().address();
       return nclEnqueueNDRangeKernel(
           queue, kernel, global.length, 0L, g.address(), l, 0, 0L, eventAddress);
+    }
+  }
+
+  /**
+   * {@code CL_KERNEL_WORK_GROUP_SIZE} on {@code device}: the largest work-group this kernel can run
+   * there, given its registers and local memory.
+   */
+  long workGroupSize(ClDevice device) {
+    try (MemoryStack stack = MemoryStack.stackPush()) {
+      PointerBuffer size = stack.mallocPointer(1);
+      ClErrors.check(
+          clGetKernelWorkGroupInfo(kernel, device.id(), CL_KERNEL_WORK_GROUP_SIZE, size, null),
+          "clGetKernelWorkGroupInfo(" + name + ")");
+      return size.get(0);
     }
   }
 

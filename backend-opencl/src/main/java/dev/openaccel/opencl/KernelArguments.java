@@ -141,6 +141,11 @@ final class KernelArguments {
     return bits.length;
   }
 
+  /** The region argument {@code i} names, or null for a value or local memory. */
+  ClRegion region(int i) {
+    return regions[i];
+  }
+
   /** The bits of argument {@code i}: a value, or a buffer's {@code cl_mem}. */
   long bits(int i) {
     return bits[i];

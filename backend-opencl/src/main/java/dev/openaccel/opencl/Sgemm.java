@@ -8,6 +8,8 @@ import java.io.UncheckedIOException;
 import java.nio.charset.StandardCharsets;
 import java.util.Arrays;
 import java.util.List;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * Single-precision matrix multiply on the device, {@code C = alpha * A * B + beta * C} with
@@ -16,33 +18,69 @@ import java.util.List;
  * registers. On a GPU, when {@code k} is a multiple of 16, work-groups of 16 x 16 compute tiles of
  * {@code C} through local memory: 128 x 128 (8 x 8 per work-item) when {@code m} and {@code n} are
  * multiples of 128 and give at least one tile per compute unit, else 64 x 64 (4 x 4 per work-item)
- * when they are multiples of 64. Otherwise, and on other devices (CPUs), each work-item reads
- * global memory directly for 8 rows x 16 columns when {@code n} is a multiple of 16 (in work-groups
- * of 16 x 2 when the sizes allow), else 8 x 8. This class is thread-safe.
+ * when they are multiples of 64. Otherwise, and on other devices (CPUs, or a GPU that cannot run
+ * work-groups of 256 with them), each work-item reads global memory directly for 8 rows x 16
+ * columns when {@code n} is a multiple of 16 (in work-groups of 16 x 2 when the sizes allow), else
+ * 8 x 8. {@link #plan} says which for given sizes. This class is thread-safe.
  */
 public final class Sgemm {
-  private static final String SOURCE = load();
-  private static final String OPTIONS = "-cl-fast-relaxed-math";
+  /**
+   * The launch {@code multiply} makes: kernel {@code kernel} of {@code sgemm.cl} built with {@code
+   * buildOptions}, over {@code shape}.
+   */
+  public record Plan(String kernel, String buildOptions, LaunchShape shape) {}
 
-  private final DeviceKernel tiles128;
-  private final DeviceKernel tiles64;
-  private final DeviceKernel wide;
-  private final DeviceKernel narrow;
+  /** A kernel and the options its program was built with. */
+  private record Built(DeviceKernel kernel, String options) {}
+
+  private static final Logger LOG = LoggerFactory.getLogger(Sgemm.class);
+  private static final String SOURCE = load();
+  private static final String REGISTERS = "-cl-fast-relaxed-math";
+  private static final String TILES_128 = REGISTERS + " -DTILE=128 -DPER=8";
+  private static final String TILES_64 = REGISTERS + " -DTILE=64 -DPER=4";
+  private static final int TILE_GROUP = 16 * 16;
+
+  private final Built wide;
+  private final Built narrow;
+  private final Built tiles128; // null if no device uses tiles
+  private final Built tiles64;
   private final int[] groupsFor128; // by device index: tiles of 128 from this many; 0: no tiles
 
   private Sgemm(OpenCl opencl, int[] groupsFor128) {
-    DeviceProgram program = opencl.compile(SOURCE, OPTIONS);
-    this.tiles128 = program.kernel("sgemmTiles");
-    this.tiles64 =
-        Arrays.stream(groupsFor128).anyMatch(groups -> groups > 0)
-            ? opencl.compile(SOURCE, OPTIONS + " -DTILE=64 -DPER=4").kernel("sgemmTiles")
-            : null; // no device uses tiles
-    this.wide = program.kernel("sgemm8x16");
-    this.narrow = program.kernel("sgemm8x8");
+    DeviceProgram registers = opencl.compile(SOURCE, REGISTERS);
+    this.wide = new Built(registers.kernel("sgemm8x16"), REGISTERS);
+    this.narrow = new Built(registers.kernel("sgemm8x8"), REGISTERS);
+    Built big = null;
+    Built small = null;
+    if (Arrays.stream(groupsFor128).anyMatch(groups -> groups > 0)) {
+      try {
+        big = new Built(opencl.compile(SOURCE, TILES_128).kernel("sgemmTiles"), TILES_128);
+        small = new Built(opencl.compile(SOURCE, TILES_64).kernel("sgemmTiles"), TILES_64);
+      } catch (OpenClException e) {
+        LOG.warn(
+            "sgemm: the local-memory tiles do not build, the register kernels serve: {}",
+            e.getMessage());
+        Arrays.fill(groupsFor128, 0);
+        big = null;
+        small = null;
+      }
+    }
+    List<ClDevice> devices = opencl.devices();
+    for (int i = 0; i < groupsFor128.length; i++) {
+      if (groupsFor128[i] > 0
+          && (big.kernel().workGroupSize(devices.get(i)) < TILE_GROUP
+              || small.kernel().workGroupSize(devices.get(i)) < TILE_GROUP)) {
+        groupsFor128[i] = 0; // too few registers or too little local memory for 16 x 16
+      }
+    }
+    this.tiles128 = big;
+    this.tiles64 = small;
     this.groupsFor128 = groupsFor128;
   }
 
-  /** The multiply of {@code opencl}'s accelerator; compiles the kernels on first use (cached). */
+  /**
+   * The multiply of {@code opencl}'s accelerator; compiles its kernels now (or finds them cached).
+   */
   public static Sgemm of(OpenCl opencl) {
     List<ClDevice> devices = opencl.devices();
     int[] groups = new int[devices.size()];
@@ -102,6 +140,59 @@ public final class Sgemm {
       DeviceBuffer b,
       float beta,
       DeviceBuffer c) {
+    requireShape(m, n, k);
+    requireSize("A", a, (long) m * k);
+    requireSize("B", b, (long) k * n);
+    requireSize("C", c, (long) m * n);
+    Built built = choose(stream.deviceIndex(), m, n, k);
+    built.kernel().launch(stream, name, shape(built, m, n), m, n, k, alpha, a, b, beta, c);
+  }
+
+  /**
+   * The launch {@code multiply} makes on device {@code deviceIndex} for these sizes (for baselines
+   * that make the same launch without the runtime, and for diagnostics).
+   *
+   * @throws IllegalArgumentException for sizes {@code multiply} rejects, or no such device
+   */
+  public Plan plan(int deviceIndex, int m, int n, int k) {
+    requireShape(m, n, k);
+    if (deviceIndex < 0 || deviceIndex >= groupsFor128.length) {
+      throw new IllegalArgumentException(
+          "no opencl device " + deviceIndex + " (" + groupsFor128.length + " devices)");
+    }
+    Built built = choose(deviceIndex, m, n, k);
+    return new Plan(built.kernel().name(), built.options(), shape(built, m, n));
+  }
+
+  private Built choose(int deviceIndex, int m, int n, int k) {
+    int groups = groupsFor128[deviceIndex];
+    if (groups > 0 && k % 16 == 0) {
+      if (m % 128 == 0 && n % 128 == 0 && (long) (m / 128) * (n / 128) >= groups) {
+        return tiles128;
+      }
+      if (m % 64 == 0 && n % 64 == 0) {
+        return tiles64;
+      }
+    }
+    return n % 16 == 0 ? wide : narrow;
+  }
+
+  private LaunchShape shape(Built built, int m, int n) {
+    if (built == tiles128 || built == tiles64) {
+      int per = built == tiles128 ? 8 : 4;
+      return LaunchShape.of(n / per, m / per).local(16, 16);
+    }
+    if (built == narrow) {
+      return LaunchShape.of(n / 8, m / 8);
+    }
+    LaunchShape shape = LaunchShape.of(n / 16, m / 8);
+    return (n / 16) % 16 == 0 && (m / 8) % 2 == 0 ? shape.local(16, 2) : shape;
+  }
+
+  /**
+   * Sizes the kernels take: m and n multiples of 8, k positive, each matrix's offsets in an int.
+   */
+  private static void requireShape(int m, int n, int k) {
     if (m <= 0 || n <= 0 || k <= 0 || m % 8 != 0 || n % 8 != 0) {
       throw new IllegalArgumentException(
           "sgemm needs m and n positive multiples of 8 and k > 0, got m="
@@ -111,31 +202,21 @@ public final class Sgemm {
               + " k="
               + k);
     }
-    requireSize("A", a, (long) m * k);
-    requireSize("B", b, (long) k * n);
-    requireSize("C", c, (long) m * n);
-    int groups = groupsFor128[stream.deviceIndex()];
-    if (groups > 0 && k % 16 == 0) {
-      if (m % 128 == 0 && n % 128 == 0 && (long) (m / 128) * (n / 128) >= groups) {
-        LaunchShape shape = LaunchShape.of(n / 8, m / 8).local(16, 16);
-        tiles128.launch(stream, name, shape, m, n, k, alpha, a, b, beta, c);
-        return;
-      }
-      if (m % 64 == 0 && n % 64 == 0) {
-        LaunchShape shape = LaunchShape.of(n / 4, m / 4).local(16, 16);
-        tiles64.launch(stream, name, shape, m, n, k, alpha, a, b, beta, c);
-        return;
-      }
+    long largest = Math.max((long) m * k, Math.max((long) k * n, (long) m * n));
+    if (largest > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "sgemm indexes each matrix with 32-bit offsets, got m="
+              + m
+              + " n="
+              + n
+              + " k="
+              + k
+              + " ("
+              + largest
+              + " floats in one matrix, most "
+              + Integer.MAX_VALUE
+              + ")");
     }
-    if (n % 16 != 0) {
-      narrow.launch(stream, name, LaunchShape.of(n / 8, m / 8), m, n, k, alpha, a, b, beta, c);
-      return;
-    }
-    LaunchShape shape = LaunchShape.of(n / 16, m / 8);
-    if ((n / 16) % 16 == 0 && (m / 8) % 2 == 0) {
-      shape = shape.local(16, 2);
-    }
-    wide.launch(stream, name, shape, m, n, k, alpha, a, b, beta, c);
   }
 
   private static void requireSize(String matrix, DeviceBuffer buffer, long floats) {

@@ -4,6 +4,9 @@
 // broadcasts eight values of A, so every value loaded feeds 8 or 16 multiply-adds.
 // Global size: (N / 16 or N / 8, M / 8); M a multiple of 8, K free. Tuned for CPUs (PoCL).
 
+// Built without TILE: the register kernels; with -DTILE=128 -DPER=8 or -DTILE=64 -DPER=4: the tiles.
+#ifndef TILE
+
 // Stores 8 results at c + off; C is read only when beta is not 0 (it may hold anything then).
 #define STORE(acc, off) \
   vstore8(beta == 0.0f ? alpha * (acc) : alpha * (acc) + beta * vload8(0, c + (off)), 0, c + (off))
@@ -75,16 +78,14 @@ __kernel void sgemm8x8(int M, int N, int K, float alpha,
   STORE(l7, 7 * N);
 }
 
-// For GPUs: a work-group of 16 x 16 work-items computes a TILE x TILE tile of C (128, or 64 with
-// -DTILE=64 -DPER=4). Per step of 16 in K it stages a TILE x 16 slice of A (transposed) and a
-// 16 x TILE slice of B in local memory; each work-item keeps a PER x PER block of C in registers,
-// its rows and columns 16 apart, so that neighbouring work-items read neighbouring columns of B and
-// write neighbouring columns of C (coalesced) and read the same values of A (broadcast).
+#else
+
+// For GPUs: a work-group of 16 x 16 work-items computes a TILE x TILE tile of C (128 or 64). Per
+// step of 16 in K it stages a TILE x 16 slice of A (transposed) and a 16 x TILE slice of B in local
+// memory; each work-item keeps a PER x PER block of C in registers, its rows and columns 16 apart,
+// so that neighbouring work-items read neighbouring columns of B and write neighbouring columns of
+// C (coalesced) and read the same values of A (broadcast).
 // Global size: (N / PER, M / PER), local size (16, 16); M and N multiples of TILE, K of 16.
-#ifndef TILE
-#define TILE 128
-#define PER 8
-#endif
 #define STEP 16
 #define SIDE 16
 
@@ -125,3 +126,5 @@ void sgemmTiles(int M, int N, int K, float alpha,
     }
   }
 }
+
+#endif

@@ -398,6 +398,41 @@ class ClQueueTest {
   }
 
   @Test
+  void aCommandThatThrowsAsItIsEnqueuedFailsAloneAndTheMarkerBeforeItIsStillReported()
+      throws Exception {
+    try (ClQueue queue = new ClQueue(context, 0, true);
+        Buf x = buffer(0, 4)) {
+      CompletableFuture<Long> kernel = new CompletableFuture<>();
+      CompletableFuture<Long> marker = new CompletableFuture<>();
+      CompletableFuture<Long> thrown = new CompletableFuture<>();
+      queue.submit(launch(slowSet, x, 1, 2_000_000), into(kernel)); // reported on its own
+      queue.mark(into(marker)); // the tail; the next command makes it report itself
+      ClWork throwing =
+          new ClWork() {
+            @Override
+            public int enqueue(long handle, long eventAddress) {
+              throw new OpenClException("clSetKernelArg(k, 0 float a)", -51);
+            }
+
+            @Override
+            public String name() {
+              return "throwing";
+            }
+
+            @Override
+            public void enqueued() {}
+          };
+      queue.submit(throwing, into(thrown));
+      ExecutionException e = assertThrows(ExecutionException.class, () -> await(thrown));
+      assertTrue(
+          e.getCause().getMessage().contains("clSetKernelArg(k, 0 float a)"),
+          e.getCause().getMessage());
+      await(kernel);
+      await(marker); // its report was promised before the throw; it must still come
+    }
+  }
+
+  @Test
   void withTracingEveryCommandIsOneSpanThoughFewHaveAReportOfTheirOwn() throws Exception {
     ActorTestKit kit =
         ActorTestKit.create(

@@ -2,6 +2,7 @@ package dev.openaccel.opencl;
 
 import static dev.openaccel.runtime.tck.BackendTck.assertThrowsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
@@ -61,21 +62,42 @@ class SgemmTest {
 
   @Test
   void localMemoryTilesOf128MatchTheJavaReference() {
+    assertPlan(tiles128, 256, 128, 48, "sgemmTiles", "-DTILE=128", "[16, 32] / [16, 16]");
     check(tiles128, 256, 128, 48, 1f, 0f); // two work-groups down, three steps of 16 in K
     check(tiles128, 128, 384, 16, -0.5f, 1.5f);
   }
 
   @Test
   void localMemoryTilesOf64MatchTheJavaReference() {
+    assertPlan(tiles64, 128, 64, 32, "sgemmTiles", "-DTILE=64", "[16, 32] / [16, 16]");
     check(tiles64, 128, 64, 32, 1f, 0f);
     check(tiles64, 64, 192, 16, -0.5f, 1.5f);
+    assertPlan(tiles128, 64, 128, 16, "sgemmTiles", "-DTILE=64", "[32, 16] / [16, 16]");
     check(tiles128, 64, 128, 16, 1f, 0f); // m not a multiple of 128
   }
 
   @Test
   void sizesTheLocalMemoryTilesDoNotFitFallBackToTheRegisterKernels() {
+    assertPlan(tiles128, 128, 128, 40, "sgemm8x16", "-cl-fast-relaxed-math", "[8, 16]");
     check(tiles128, 128, 128, 40, 1f, 0f); // k not a multiple of 16
+    assertPlan(tiles128, 96, 256, 32, "sgemm8x16", "-cl-fast-relaxed-math", "[16, 12] / [16, 2]");
     check(tiles128, 96, 256, 32, 1f, 0f); // m not a multiple of 64
+    assertPlan(tiles128, 64, 40, 16, "sgemm8x8", "-cl-fast-relaxed-math", "[5, 8]");
+  }
+
+  @Test
+  void onlyAGpuGetsTheLocalMemoryTiles() {
+    boolean gpu = OpenCl.get(accelerator).devices().get(0).gpu();
+    Sgemm.Plan plan = sgemm.plan(0, 1024, 1024, 1024);
+    assertEquals(gpu ? "sgemmTiles" : "sgemm8x16", plan.kernel(), plan.toString());
+  }
+
+  @Test
+  void matricesBeyondThirtyTwoBitOffsetsAreRejected() {
+    assertThrowsWith(
+        IllegalArgumentException.class,
+        "sgemm indexes each matrix with 32-bit offsets, got m=65536 n=8 k=65536",
+        () -> sgemm.plan(0, 65536, 8, 65536));
   }
 
   @Test
@@ -97,11 +119,25 @@ class SgemmTest {
     check(sgemm, m, n, k, alpha, beta);
   }
 
+  private static void assertPlan(
+      Sgemm sgemm, int m, int n, int k, String kernel, String option, String shape) {
+    Sgemm.Plan plan = sgemm.plan(0, m, n, k);
+    assertEquals(kernel, plan.kernel(), plan.toString());
+    assertTrue(plan.buildOptions().contains(option), plan.toString());
+    assertEquals(shape, plan.shape().toString(), plan.toString());
+  }
+
+  /**
+   * C = alpha A B + beta C against a Java loop; with beta 0, C starts as NaN and must not be read.
+   */
   private void check(Sgemm sgemm, int m, int n, int k, float alpha, float beta) {
     SplittableRandom random = new SplittableRandom(m * 31L + n);
     float[] a = randoms(random, m * k);
     float[] b = randoms(random, k * n);
     float[] c = randoms(random, m * n);
+    if (beta == 0f) {
+      java.util.Arrays.fill(c, Float.NaN);
+    }
     Stream stream = accelerator.newStream(device);
     try (DeviceBuffer da = accelerator.allocate(device, a.length * 4L);
         DeviceBuffer db = accelerator.allocate(device, b.length * 4L);
@@ -116,7 +152,7 @@ class SgemmTest {
       FloatBuffer result = out.asFloatBuffer();
       for (int i = 0; i < m; i++) {
         for (int j = 0; j < n; j++) {
-          float expected = beta * c[i * n + j];
+          float expected = beta == 0f ? 0f : beta * c[i * n + j];
           for (int p = 0; p < k; p++) {
             expected += alpha * a[i * k + p] * b[p * n + j];
           }

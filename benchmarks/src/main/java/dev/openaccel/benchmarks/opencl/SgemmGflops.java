@@ -1,13 +1,9 @@
 package dev.openaccel.benchmarks.opencl;
 
-import static org.lwjgl.opencl.CL10.CL_DEVICE_MAX_COMPUTE_UNITS;
-import static org.lwjgl.opencl.CL10.CL_DEVICE_TYPE;
-import static org.lwjgl.opencl.CL10.CL_DEVICE_TYPE_GPU;
 import static org.lwjgl.opencl.CL10.CL_MEM_READ_WRITE;
 import static org.lwjgl.opencl.CL10.clCreateBuffer;
 import static org.lwjgl.opencl.CL10.clEnqueueNDRangeKernel;
 import static org.lwjgl.opencl.CL10.clFinish;
-import static org.lwjgl.opencl.CL10.clGetDeviceInfo;
 import static org.lwjgl.opencl.CL10.clReleaseMemObject;
 import static org.lwjgl.opencl.CL10.clSetKernelArg1f;
 import static org.lwjgl.opencl.CL10.clSetKernelArg1i;
@@ -22,7 +18,6 @@ import dev.openaccel.runtime.Stream;
 import java.io.IOException;
 import java.io.InputStream;
 import java.nio.IntBuffer;
-import java.nio.LongBuffer;
 import java.nio.charset.StandardCharsets;
 import java.util.concurrent.TimeUnit;
 import org.lwjgl.PointerBuffer;
@@ -58,8 +53,8 @@ public class SgemmGflops {
   private long queue;
   private long kernel;
   private final long[] mems = new long[3];
-  private final PointerBuffer global = PointerBuffer.allocateDirect(2);
-  private final PointerBuffer local = PointerBuffer.allocateDirect(2);
+  private PointerBuffer global;
+  private PointerBuffer local;
   private float[] x;
   private float[] y;
   private float[] z;
@@ -76,24 +71,17 @@ public class SgemmGflops {
     c = accelerator.allocate(device, bytes);
     raw = new RawOpenCl();
     queue = raw.newQueue();
-    // The launch Sgemm makes for these sizes: on a GPU local-memory tiles of 128, or of 64 when
-    // those would leave compute units idle; else 8 x 16 per work-item.
-    boolean gpu = (deviceLong(raw.device, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU) != 0;
-    int per = !gpu ? 0 : (n / 128) * (n / 128) >= computeUnits(raw.device) ? 8 : 4;
-    String options = "-cl-fast-relaxed-math" + (per == 4 ? " -DTILE=64 -DPER=4" : "");
-    kernel = raw.kernel(source(), options, gpu ? "sgemmTiles" : "sgemm8x16");
+    Sgemm.Plan plan = sgemm.plan(0, n, n, n); // the raw queue makes the same launch
+    kernel = raw.kernel(source(), plan.buildOptions(), plan.kernel());
     IntBuffer rc = org.lwjgl.BufferUtils.createIntBuffer(1);
     for (int i = 0; i < 3; i++) {
       mems[i] = clCreateBuffer(raw.context, CL_MEM_READ_WRITE, bytes, rc);
       RawOpenCl.check(rc.get(0), "clCreateBuffer");
     }
-    if (gpu) {
-      global.put(0, n / per).put(1, n / per);
-      local.put(0, 16).put(1, 16);
-    } else {
-      global.put(0, n / 16).put(1, n / 8);
-      local.put(0, 16).put(1, 2);
-    }
+    long[] g = plan.shape().global();
+    long[] l = plan.shape().local();
+    global = PointerBuffer.allocateDirect(g.length).put(g).flip();
+    local = l.length == 0 ? null : PointerBuffer.allocateDirect(l.length).put(l).flip();
     clSetKernelArg1i(kernel, 0, n);
     clSetKernelArg1i(kernel, 1, n);
     clSetKernelArg1i(kernel, 2, n);
@@ -109,19 +97,6 @@ public class SgemmGflops {
       x[i] = (i % 7) * 0.25f;
       y[i] = (i % 5) * 0.5f;
     }
-  }
-
-  private static int computeUnits(long device) {
-    IntBuffer value = org.lwjgl.BufferUtils.createIntBuffer(1);
-    RawOpenCl.check(
-        clGetDeviceInfo(device, CL_DEVICE_MAX_COMPUTE_UNITS, value, null), "clGetDeviceInfo");
-    return value.get(0);
-  }
-
-  private static long deviceLong(long device, int param) {
-    LongBuffer value = org.lwjgl.BufferUtils.createLongBuffer(1);
-    RawOpenCl.check(clGetDeviceInfo(device, param, value, null), "clGetDeviceInfo");
-    return value.get(0);
   }
 
   private static String source() throws IOException {
@@ -152,7 +127,7 @@ public class SgemmGflops {
   @Benchmark
   public void rawSgemm() {
     RawOpenCl.check(
-        clEnqueueNDRangeKernel(queue, kernel, 2, null, global, local, null, null),
+        clEnqueueNDRangeKernel(queue, kernel, global.remaining(), null, global, local, null, null),
         "clEnqueueNDRangeKernel");
     RawOpenCl.check(clFinish(queue), "clFinish");
   }
