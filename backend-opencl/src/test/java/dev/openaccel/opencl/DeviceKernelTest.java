@@ -88,6 +88,46 @@ class DeviceKernelTest {
   }
 
   @Test
+  void localMemoryArgumentsOfDifferentSizesServeRelaunches() {
+    DeviceKernel groupSum =
+        opencl
+            .compile(
+                """
+                __kernel void groupSum(__global const float* in, __global float* out,
+                                       __local float* scratch) {
+                  size_t lid = get_local_id(0);
+                  scratch[lid] = in[get_global_id(0)];
+                  barrier(CLK_LOCAL_MEM_FENCE);
+                  if (lid == 0) {
+                    float sum = 0;
+                    for (size_t i = 0; i < get_local_size(0); i++) sum += scratch[i];
+                    out[get_group_id(0)] = sum;
+                  }
+                }
+                """)
+            .kernel("groupSum");
+    Stream stream = accelerator.newStream(device);
+    float[] values = new float[64];
+    for (int i = 0; i < values.length; i++) {
+      values[i] = i;
+    }
+    try (DeviceBuffer in = accelerator.allocate(device, 256);
+        DeviceBuffer by16 = accelerator.allocate(device, 16);
+        DeviceBuffer by32 = accelerator.allocate(device, 8)) {
+      stream.copyToDevice(floats(values), in);
+      groupSum.launch(stream, LaunchShape.of(64).local(16), in, by16, LocalMemory.bytes(16 * 4));
+      groupSum.launch(stream, LaunchShape.of(64).local(32), in, by32, LocalMemory.bytes(32 * 4));
+      ByteBuffer out16 = ByteBuffer.allocateDirect(16);
+      ByteBuffer out32 = ByteBuffer.allocateDirect(8);
+      stream.copyToHost(by16, out16);
+      stream.copyToHost(by32, out32);
+      OpenClTestSupport.synchronize(stream);
+      assertArrayEquals(new float[] {120, 376, 632, 888}, floatsOf(out16));
+      assertArrayEquals(new float[] {496, 1520}, floatsOf(out32));
+    }
+  }
+
+  @Test
   void parametersComeFromTheCompiler() {
     List<KernelParameter> parameters = opencl.compile(SOURCE).kernel("axpy").parameters();
     assertEquals(4, parameters.size());
