@@ -264,6 +264,58 @@ class StreamSemanticsTest {
   }
 
   @Test
+  void aHeapBufferACopyFillsIsReadByALaterCopyOfTheStreamInOrder() {
+    Stream stream = accelerator.newStream(device);
+    try (DeviceBuffer busy = accelerator.allocate(device, 4);
+        DeviceBuffer x = accelerator.allocate(device, 16);
+        DeviceBuffer y = accelerator.allocate(device, 16)) {
+      for (int round = 0; round < 20; round++) {
+        ByteBuffer heap = heapOf(-1, -1, -1, -1);
+        stream.copyToDevice(floats(round, 1, 2, 3), x);
+        spin.launch(stream, LaunchShape.of(1), busy, 200_000); // the copies below wait behind it
+        stream.copyToHost(x, heap); // fills the heap buffer when it ends
+        stream.copyToDevice(heap, y); // reads it when it runs: after the copy before it
+        ByteBuffer out = ByteBuffer.allocateDirect(16);
+        stream.copyToHost(y, out);
+        OpenClTestSupport.synchronize(stream);
+        assertArrayEquals(new float[] {round, 1, 2, 3}, floatsOf(out), "round " + round);
+      }
+    }
+  }
+
+  @Test
+  void aHeapBufferAnotherStreamFillsIsReadAfterTheEventThatOrdersThem() throws Exception {
+    Stream a = accelerator.newStream(device);
+    Stream b = accelerator.newStream(device);
+    Event filled = accelerator.newEvent(OpenClProvider.TYPE, EventOptions.defaults());
+    try (DeviceBuffer busy = accelerator.allocate(device, 4);
+        DeviceBuffer x = accelerator.allocate(device, 16);
+        DeviceBuffer y = accelerator.allocate(device, 16)) {
+      for (int round = 0; round < 20; round++) {
+        ByteBuffer heap = heapOf(-1, -1, -1, -1);
+        a.copyToDevice(floats(round, 1, 2, 3), x);
+        spin.launch(a, LaunchShape.of(1), busy, 200_000);
+        a.copyToHost(x, heap);
+        filled.record(a);
+        b.waitEvent(filled); // on the device
+        b.copyToDevice(heap, y);
+        ByteBuffer out = ByteBuffer.allocateDirect(16);
+        b.copyToHost(y, out);
+        OpenClTestSupport.synchronize(b);
+        assertArrayEquals(new float[] {round, 1, 2, 3}, floatsOf(out), "round " + round);
+      }
+    } finally {
+      filled.close();
+    }
+  }
+
+  private static ByteBuffer heapOf(float... values) {
+    ByteBuffer heap = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
+    heap.asFloatBuffer().put(values);
+    return heap;
+  }
+
+  @Test
   void tooLargeAnAllocationIsDeviceOutOfMemory() {
     long capacity = accelerator.memoryStats(device).capacity();
     assertThrowsWith(

@@ -24,7 +24,8 @@ final class MemoryWork {
     Block block = buffer.block("copy into");
     DeviceMemory memory = engine.spec().memory();
     if (memory != null) {
-      return new WorkItem.DeviceCommand("copyToDevice", memory.copyToDevice(src, block.region()));
+      return new WorkItem.DeviceCommand(
+          "copyToDevice", memory.copyToDevice(src, block.region()), !src.isDirect());
     }
     int from = src.position();
     return host("copyToDevice", () -> block.storage().put(0, src, from, length));

@@ -89,7 +89,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   private final InFlight inFlight; // null without a device queue, as is device
   private final DeviceSteps device;
   private Generation blockedOn; // parked until this generation completes
-  private WorkItem.HostWork gated; // parked until the device work before it has ended
+  private WorkItem gated; // Java code or a heap copy, parked until the device work before it ended
   private boolean lingerAfterTiming;
 
   private StreamActor(ActorContext<Command> context, StreamHandle handle, DeviceQueue queue) {
@@ -166,9 +166,13 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     DevicePool.settle();
     inFlight.ended(message.ended());
     if (gated != null && inFlight.isEmpty()) {
-      WorkItem.HostWork kernel = gated;
+      WorkItem item = gated;
       gated = null;
-      runHostNow(kernel);
+      if (item instanceof WorkItem.HostWork kernel) {
+        runHostNow(kernel);
+      } else {
+        device.submit((WorkItem.DeviceCommand) item);
+      }
       drain();
     }
     return this;
@@ -269,6 +273,9 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   boolean runDevice(WorkItem.DeviceCommand command) {
     if (device == null) {
       DeviceSteps.refuse(handle.stream(), progress, command);
+    } else if (command.readsHeap() && deviceWorkInFlight()) {
+      gated = command; // the heap is read once the device has ended the work before it
+      return false;
     } else {
       device.submit(command);
     }

@@ -72,8 +72,18 @@ sealed interface WorkItem
     }
   }
 
-  /** Backend device work for the stream's device queue. */
-  record DeviceCommand(String name, DeviceWork work) implements WorkItem {
+  /**
+   * Backend device work for the stream's device queue. If it {@code readsHeap} (a copy from a heap
+   * buffer, which the backend stages when it enqueues the copy), it is submitted only once the
+   * stream's earlier device work has ended: that work may still fill the buffer (a copy into a heap
+   * buffer writes it when it ends, and a wait on another stream's record ends after that stream's
+   * copies), and the source is read when the copy runs, in stream order.
+   */
+  record DeviceCommand(String name, DeviceWork work, boolean readsHeap) implements WorkItem {
+    DeviceCommand(String name, DeviceWork work) {
+      this(name, work, false);
+    }
+
     @Override
     public boolean runOn(StreamActor actor) {
       return actor.runDevice(this);
