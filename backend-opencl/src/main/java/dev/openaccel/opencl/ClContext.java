@@ -5,6 +5,10 @@ import static org.lwjgl.opencl.CL10.clCreateContext;
 import static org.lwjgl.opencl.CL10.clReleaseContext;
 
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.locks.ReentrantReadWriteLock;
+import java.util.function.Supplier;
 import org.lwjgl.PointerBuffer;
 import org.lwjgl.system.MemoryStack;
 
@@ -13,13 +17,17 @@ import org.lwjgl.system.MemoryStack;
  * can wait for a marker of another on the device.
  *
  * <p>Owns: the context handle, released by {@link #close()} after every queue, program and buffer
- * made from it was released, and the waiting threads of {@link Completions#WAITING_THREADS}.
- * Thread-safe: OpenCL contexts are.
+ * made from it was released, and the waiting threads of {@link Completions#WAITING_THREADS}; and
+ * whether it still makes queues, programs and buffers ({@link #whileOpen}), guarded by a read-write
+ * lock so that {@link #stopMaking} waits for those under way. Thread-safe: OpenCL contexts are.
  */
 final class ClContext implements AutoCloseable {
   private final ClPlatforms.Found platform;
   private final long context;
   private final ClWaitingThreads waiting; // null: completions by callbacks
+  private final ReentrantReadWriteLock making = new ReentrantReadWriteLock();
+  private boolean stopped; // under making's write lock; read under its read lock
+  private volatile CompletableFuture<?> ended = new CompletableFuture<>(); // the actor system's
 
   /**
    * @param completions how commands' ends reach Java ({@code auto} is decided here)
@@ -57,6 +65,43 @@ final class ClContext implements AutoCloseable {
       waiting.watch(event, watcher);
     } else {
       ClCallbacks.watch(event, watcher);
+    }
+  }
+
+  /**
+   * Runs {@code make}, which makes something of this context (a queue, a program, a buffer), unless
+   * the backend was closed: a released context's handle would crash the JVM inside OpenCL.
+   *
+   * @throws IllegalStateException once {@link #stopMaking} was called, naming {@code what}
+   */
+  <T> T whileOpen(String what, Supplier<T> make) {
+    making.readLock().lock();
+    try {
+      if (stopped || ended.isDone()) {
+        throw new IllegalStateException(
+            "cannot " + what + ": the accelerator's opencl backend is closed");
+      }
+      return make.get();
+    } finally {
+      making.readLock().unlock();
+    }
+  }
+
+  /**
+   * {@link #whileOpen} throws once {@code termination} (the actor system's) has completed, even
+   * before the backend's release has begun: {@code Accelerator.close()} returns once it has.
+   */
+  void endsWith(CompletionStage<?> termination) {
+    ended = termination.toCompletableFuture();
+  }
+
+  /** From now on {@link #whileOpen} throws; returns once nothing is being made. */
+  void stopMaking() {
+    making.writeLock().lock();
+    try {
+      stopped = true;
+    } finally {
+      making.writeLock().unlock();
     }
   }
 

@@ -25,6 +25,10 @@ final class ClMemory {
    * reports the largest single allocation as free, or 0 when the device ran out.
    */
   long allocate(int index, long bytes) {
+    return context.whileOpen("allocate device memory", () -> allocateOpen(index, bytes));
+  }
+
+  private long allocateOpen(int index, long bytes) {
     ClDevice device = context.device(index);
     if (bytes > device.maxAllocation()) {
       throw outOfMemory(index, bytes, device.maxAllocation());

@@ -52,6 +52,10 @@ final class ClProgram implements AutoCloseable {
     }
   }
 
+  ClContext context() {
+    return context;
+  }
+
   /** A new {@code cl_kernel} of this program; the caller owns it. */
   long createKernel(String name) {
     try (MemoryStack stack = MemoryStack.stackPush()) {

@@ -92,15 +92,20 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   private ClQueue(ClContext context, int deviceIndex, boolean profiling, ClTrace trace) {
     this.context = context;
     this.trace = trace;
+    this.queue = context.whileOpen("create a queue", () -> create(context, deviceIndex, profiling));
+  }
+
+  private static long create(ClContext context, int deviceIndex, boolean profiling) {
     try (MemoryStack stack = MemoryStack.stackPush()) {
       var rc = stack.mallocInt(1);
-      this.queue =
+      long queue =
           clCreateCommandQueue(
               context.handle(),
               context.device(deviceIndex).id(),
               profiling ? CL_QUEUE_PROFILING_ENABLE : 0,
               rc);
       ClErrors.check(rc.get(0), "clCreateCommandQueue(device " + deviceIndex + ")");
+      return queue;
     }
   }
 

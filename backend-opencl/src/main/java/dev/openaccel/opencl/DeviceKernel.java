@@ -38,6 +38,7 @@ import org.lwjgl.system.MemoryUtil;
  * them), and what each slot was last set to, under the same monitor. This class is thread-safe.
  */
 public final class DeviceKernel {
+  private final ClContext context;
   private final String name;
   private final long kernel;
   private final List<KernelParameter> parameters;
@@ -48,6 +49,7 @@ public final class DeviceKernel {
   private final boolean[] slotSet;
 
   DeviceKernel(ClProgram program, String name, LaunchTarget target) {
+    this.context = program.context();
     this.name = Objects.requireNonNull(name, "name");
     this.kernel = program.createKernel(name);
     this.target = target;
@@ -149,13 +151,18 @@ public final class DeviceKernel {
    * there, given its registers and local memory.
    */
   long workGroupSize(ClDevice device) {
-    try (MemoryStack stack = MemoryStack.stackPush()) {
-      PointerBuffer size = stack.mallocPointer(1);
-      ClErrors.check(
-          clGetKernelWorkGroupInfo(kernel, device.id(), CL_KERNEL_WORK_GROUP_SIZE, size, null),
-          "clGetKernelWorkGroupInfo(" + name + ")");
-      return size.get(0);
-    }
+    return context.whileOpen(
+        "query a kernel",
+        () -> {
+          try (MemoryStack stack = MemoryStack.stackPush()) {
+            PointerBuffer size = stack.mallocPointer(1);
+            ClErrors.check(
+                clGetKernelWorkGroupInfo(
+                    kernel, device.id(), CL_KERNEL_WORK_GROUP_SIZE, size, null),
+                "clGetKernelWorkGroupInfo(" + name + ")");
+            return size.get(0);
+          }
+        });
   }
 
   /** Releases the {@code cl_kernel}; only when no launch can still be enqueued. */

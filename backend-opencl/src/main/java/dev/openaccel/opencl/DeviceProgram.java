@@ -23,9 +23,14 @@ public final class DeviceProgram {
    * The kernel called {@code name}.
    *
    * @throws OpenClException {@code CL_INVALID_KERNEL_NAME (-46)} if the program has none
+   * @throws IllegalStateException if the accelerator was closed
    */
   public DeviceKernel kernel(String name) {
-    return kernels.computeIfAbsent(name, n -> new DeviceKernel(program, n, target));
+    return program
+        .context()
+        .whileOpen(
+            "create a kernel",
+            () -> kernels.computeIfAbsent(name, n -> new DeviceKernel(program, n, target)));
   }
 
   void release() {

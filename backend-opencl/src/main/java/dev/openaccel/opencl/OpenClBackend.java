@@ -65,6 +65,7 @@ final class OpenClBackend implements LaunchTarget {
     created.engine = backend.engine(created.spec(settings, backend.tracer()));
     OpenClSystem.of(backend.system()).install(created);
     if (context != null) {
+      context.endsWith(backend.system().getWhenTerminated());
       backend.system().getWhenTerminated().thenRun(created::release);
     }
     return created.engine;
@@ -137,6 +138,7 @@ final class OpenClBackend implements LaunchTarget {
   }
 
   private void release() {
+    context.stopMaking(); // no program or buffer is made from here on, nor half made now
     programs.release();
     memory.release();
     context.close();

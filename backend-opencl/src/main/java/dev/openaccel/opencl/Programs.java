@@ -32,6 +32,10 @@ final class Programs {
    * @throws OpenClException with the full build log if it does not build
    */
   DeviceProgram compile(String source, String options) {
+    return context.whileOpen("compile a program", () -> compileOpen(source, options));
+  }
+
+  private DeviceProgram compileOpen(String source, String options) {
     String all = (settings.buildOptions() + " " + options).trim();
     if (!settings.programCache()) {
       DeviceProgram program = build(source, all);
