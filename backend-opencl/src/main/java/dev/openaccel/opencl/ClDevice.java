@@ -1,6 +1,7 @@
 package dev.openaccel.opencl;
 
 import static org.lwjgl.opencl.CL10.CL_DEVICE_GLOBAL_MEM_SIZE;
+import static org.lwjgl.opencl.CL10.CL_DEVICE_LOCAL_MEM_SIZE;
 import static org.lwjgl.opencl.CL10.CL_DEVICE_MAX_COMPUTE_UNITS;
 import static org.lwjgl.opencl.CL10.CL_DEVICE_MAX_MEM_ALLOC_SIZE;
 import static org.lwjgl.opencl.CL10.CL_DEVICE_NAME;
@@ -20,6 +21,7 @@ import static org.lwjgl.opencl.CL10.CL_DEVICE_VERSION;
  * @param computeUnits {@code CL_DEVICE_MAX_COMPUTE_UNITS}
  * @param timerResolution {@code CL_DEVICE_PROFILING_TIMER_RESOLUTION} in ns
  * @param gpu whether {@code CL_DEVICE_TYPE} says GPU
+ * @param localMemory {@code CL_DEVICE_LOCAL_MEM_SIZE} in bytes
  */
 record ClDevice(
     long id,
@@ -29,7 +31,8 @@ record ClDevice(
     long maxAllocation,
     int computeUnits,
     long timerResolution,
-    boolean gpu) {
+    boolean gpu,
+    long localMemory) {
 
   static ClDevice query(long id) {
     return new ClDevice(
@@ -40,6 +43,7 @@ record ClDevice(
         ClInfo.deviceLong(id, CL_DEVICE_MAX_MEM_ALLOC_SIZE),
         ClInfo.deviceInt(id, CL_DEVICE_MAX_COMPUTE_UNITS),
         ClInfo.deviceLong(id, CL_DEVICE_PROFILING_TIMER_RESOLUTION),
-        (ClInfo.deviceLong(id, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU) != 0);
+        (ClInfo.deviceLong(id, CL_DEVICE_TYPE) & CL_DEVICE_TYPE_GPU) != 0,
+        ClInfo.deviceLong(id, CL_DEVICE_LOCAL_MEM_SIZE));
   }
 }

@@ -79,7 +79,8 @@ public final class DeviceKernel {
    * Enqueues this kernel on {@code stream} over {@code shape} with {@code args}.
    *
    * @throws IllegalArgumentException if the arguments do not match {@link #parameters()}, a buffer
-   *     is not of this backend, or {@code stream} is not an OpenCL stream
+   *     is not of this backend, the {@link LocalMemory} arguments ask for more than the device's
+   *     local memory, or {@code stream} is not an OpenCL stream
    * @throws IllegalStateException if a buffer is closed
    */
   public void launch(Stream stream, LaunchShape shape, Object... args) {
@@ -96,10 +97,35 @@ public final class DeviceKernel {
     Objects.requireNonNull(shape, "shape");
     KernelArguments encoded = KernelArguments.encode(name, parameters, args, target);
     try {
+      requireLocalMemory(stream, encoded.localBytes());
       target.enqueue(stream, new ClLaunch(this, launchName, shape, encoded));
     } catch (RuntimeException e) {
       encoded.enqueued();
       throw e;
+    }
+  }
+
+  /**
+   * Checks that {@code stream}'s device has {@code bytes} of local memory for the arguments (PoCL
+   * aborts the process on a launch that asks for more; other platforms fail it).
+   */
+  private void requireLocalMemory(Stream stream, long bytes) {
+    if (bytes == 0 || !stream.device().type().equals(OpenClProvider.TYPE)) {
+      return; // a stream of another backend is refused by the enqueue
+    }
+    ClDevice device = context.device(stream.deviceIndex());
+    if (bytes > device.localMemory()) {
+      throw new IllegalArgumentException(
+          "kernel "
+              + name
+              + " asks for "
+              + bytes
+              + " bytes of local memory, "
+              + stream.device()
+              + " ("
+              + device.name()
+              + ") has "
+              + device.localMemory());
     }
   }
 

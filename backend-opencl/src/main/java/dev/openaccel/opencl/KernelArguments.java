@@ -168,4 +168,13 @@ final class KernelArguments {
   boolean isLocal(int i) {
     return local[i];
   }
+
+  /** The bytes of local memory the arguments ask for, summed. */
+  long localBytes() {
+    long bytes = 0;
+    for (int i = 0; i < local.length; i++) {
+      bytes += local[i] ? sizes[i] : 0;
+    }
+    return bytes;
+  }
 }

@@ -128,6 +128,24 @@ class DeviceKernelTest {
   }
 
   @Test
+  void moreLocalMemoryThanTheDeviceHasIsRejectedAtTheCall() {
+    DeviceKernel scratch =
+        opencl
+            .compile("__kernel void scratch(__global float* x, __local float* s) { x[0] = 1; }")
+            .kernel("scratch");
+    long has = opencl.devices().get(0).localMemory();
+    Stream stream = accelerator.newStream(device);
+    try (DeviceBuffer x = accelerator.allocate(device, 16)) {
+      assertThrowsWith(
+          IllegalArgumentException.class,
+          "kernel scratch asks for " + (has + 4) + " bytes of local memory, opencl:0 (",
+          () -> scratch.launch(stream, LaunchShape.of(1), x, LocalMemory.bytes(has + 4)));
+      scratch.launch(stream, LaunchShape.of(1), x, LocalMemory.bytes(64)); // the stream goes on
+      OpenClTestSupport.synchronize(stream);
+    }
+  }
+
+  @Test
   void parametersComeFromTheCompiler() {
     List<KernelParameter> parameters = opencl.compile(SOURCE).kernel("axpy").parameters();
     assertEquals(4, parameters.size());
