@@ -74,6 +74,16 @@ final class ClDeviceMemory implements DeviceMemory {
   public ByteBuffer map(Region region, long bytes) {
     ClRegion r = ClRegion.of(region, this);
     long mem = r.acquire("launch a kernel on");
+    try {
+      return r.mapShared(bytes, () -> mapWhole(r, mem));
+    } catch (RuntimeException e) {
+      r.enqueued();
+      throw e;
+    }
+  }
+
+  /** Maps all of {@code r} for reading and writing (blocking, on its device's map queue). */
+  private ByteBuffer mapWhole(ClRegion r, long mem) {
     try (MemoryStack stack = MemoryStack.stackPush()) {
       var rc = stack.mallocInt(1);
       ByteBuffer view =
@@ -83,16 +93,13 @@ final class ClDeviceMemory implements DeviceMemory {
               true,
               CL_MAP_READ | CL_MAP_WRITE,
               0,
-              bytes,
+              r.size(),
               null,
               null,
               rc,
               null);
       ClErrors.check(rc.get(0), "clEnqueueMapBuffer(" + r + ")");
       return view;
-    } catch (RuntimeException e) {
-      r.enqueued();
-      throw e;
     }
   }
 
@@ -101,10 +108,13 @@ final class ClDeviceMemory implements DeviceMemory {
     ClRegion r = ClRegion.of(region, this);
     long queue = mapQueues[r.device().index()].handle();
     try {
-      ClErrors.check(
-          clEnqueueUnmapMemObject(queue, r.heldHandle(), view, null, null),
-          "clEnqueueUnmapMemObject(" + r + ")");
-      ClErrors.check(clFinish(queue), "clFinish");
+      r.unmapShared(
+          whole -> {
+            ClErrors.check(
+                clEnqueueUnmapMemObject(queue, r.heldHandle(), whole, null, null),
+                "clEnqueueUnmapMemObject(" + r + ")");
+            ClErrors.check(clFinish(queue), "clFinish");
+          });
     } finally {
       r.enqueued();
     }

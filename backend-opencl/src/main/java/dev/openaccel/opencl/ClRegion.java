@@ -4,6 +4,9 @@ import static org.lwjgl.opencl.CL10.clReleaseMemObject;
 
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.spi.DeviceMemory;
+import java.nio.ByteBuffer;
+import java.util.function.Consumer;
+import java.util.function.Supplier;
 
 /**
  * A {@code cl_mem} reserved by {@link ClDeviceMemory}, lent by the engine's caching allocator to
@@ -13,8 +16,16 @@ import dev.openaccel.runtime.spi.DeviceMemory;
  * with a released handle. OpenCL itself keeps the memory until the commands enqueued on it have
  * finished.
  *
+ * <p>Java kernels of several streams may map the region at once: they share one mapping, made by
+ * the first and unmapped by the last ({@link #mapShared}, {@link #unmapShared}), since OpenCL
+ * leaves overlapping mappings for writing undefined (PoCL freed the host copy under the other
+ * kernel, which crashed the JVM). What a kernel writes through a view reaches device commands once
+ * the last view is given back: two streams touching one buffer unordered race anyway.
+ *
  * <p>Owns: the {@code cl_mem} handle, its released flag and its count of outstanding uses, guarded
- * by this object's monitor. This class is thread-safe.
+ * by this object's monitor; the shared mapping and its count of views, guarded by {@code mapping}
+ * (held around the blocking map and unmap calls, never with the monitor). This class is
+ * thread-safe.
  */
 final class ClRegion implements DeviceMemory.Region {
   private final ClDeviceMemory memory;
@@ -23,6 +34,9 @@ final class ClRegion implements DeviceMemory.Region {
   private final long mem;
   private boolean released;
   private int uses;
+  private final Object mapping = new Object();
+  private ByteBuffer mapped; // the whole region, while views are out
+  private int views;
 
   ClRegion(ClDeviceMemory memory, Device device, long size, long mem) {
     this.memory = memory;
@@ -59,6 +73,32 @@ final class ClRegion implements DeviceMemory.Region {
   /** The {@code cl_mem} while a use taken by {@link #acquire} (a mapped view) is outstanding. */
   long heldHandle() {
     return mem;
+  }
+
+  /**
+   * A view of the first {@code bytes} of the region for a Java kernel, which holds a use ({@link
+   * #acquire}): of the region's one mapping, made by {@code map} (of the whole region) if no view
+   * is out. Pair with {@link #unmapShared}.
+   */
+  ByteBuffer mapShared(long bytes, Supplier<ByteBuffer> map) {
+    synchronized (mapping) {
+      if (views == 0) {
+        mapped = map.get();
+      }
+      views++;
+      return mapped.slice(0, Math.toIntExact(bytes));
+    }
+  }
+
+  /** Gives a view back; the last one out unmaps the mapping with {@code unmap}. */
+  void unmapShared(Consumer<ByteBuffer> unmap) {
+    synchronized (mapping) {
+      if (--views == 0) {
+        ByteBuffer whole = mapped;
+        mapped = null;
+        unmap.accept(whole);
+      }
+    }
   }
 
   /** Gives back a use once its command was enqueued (or will never be). */

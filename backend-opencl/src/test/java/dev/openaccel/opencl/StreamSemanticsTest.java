@@ -309,6 +309,37 @@ class StreamSemanticsTest {
     }
   }
 
+  @Test
+  void javaKernelsOfTwoStreamsReadOneBufferAtOnce() {
+    Stream a = accelerator.newStream(device);
+    Stream b = accelerator.newStream(device);
+    java.util.concurrent.atomic.AtomicInteger wrong =
+        new java.util.concurrent.atomic.AtomicInteger();
+    try (DeviceBuffer x = accelerator.allocate(device, 4)) {
+      a.copyToDevice(floats(42), x);
+      OpenClTestSupport.synchronize(a);
+      for (int i = 0; i < 200; i++) {
+        for (Stream s : new Stream[] {a, b}) {
+          s.launch(
+              "read",
+              context -> {
+                if (context.buffer(0).order(ByteOrder.LITTLE_ENDIAN).getFloat(0) != 42f) {
+                  wrong.incrementAndGet();
+                }
+              },
+              x);
+        }
+      }
+      OpenClTestSupport.synchronize(a);
+      OpenClTestSupport.synchronize(b);
+      assertEquals(0, wrong.get(), "reads that did not see the buffer's value");
+      ByteBuffer out = ByteBuffer.allocateDirect(4);
+      a.copyToHost(x, out); // still the device's buffer after the views were given back
+      OpenClTestSupport.synchronize(a);
+      assertArrayEquals(new float[] {42}, floatsOf(out));
+    }
+  }
+
   private static ByteBuffer heapOf(float... values) {
     ByteBuffer heap = ByteBuffer.allocate(values.length * 4).order(ByteOrder.LITTLE_ENDIAN);
     heap.asFloatBuffer().put(values);
