@@ -7,7 +7,10 @@ import java.nio.FloatBuffer;
 /**
  * The host side of the multiply: A and B packed tile by tile, and C's tiles as the devices copy
  * them back. Packing makes every tile one contiguous block, so each host-device transfer is a
- * single copy. Tiles are stored in tile-major order, each tile row-major, float32 little-endian.
+ * single copy. Tiles are stored in tile-major order, each tile row-major, float32 little-endian, in
+ * direct buffers: a device with its own queues copies them in place and in stream order, where a
+ * heap buffer would make each copy wait for the stream's earlier device work (its bytes are read
+ * when the copy runs).
  *
  * <p>The buffers are shared by all devices' copy streams: copies read A and B and write disjoint
  * tiles of C, always through their own slices, so no position is ever shared.
@@ -27,7 +30,7 @@ public final class HostTiles {
     this.tile = tile;
     this.a = a;
     this.b = b;
-    this.c = ByteBuffer.allocate(a.capacity()).order(ORDER);
+    this.c = ByteBuffer.allocateDirect(a.capacity()).order(ORDER);
   }
 
   /** Packs the row-major N x N matrices {@code a} and {@code b} into T x T tiles. */
@@ -73,7 +76,7 @@ public final class HostTiles {
   }
 
   private static ByteBuffer packed(float[] matrix, int size, int tile) {
-    ByteBuffer bytes = ByteBuffer.allocate(4 * size * size).order(ORDER);
+    ByteBuffer bytes = ByteBuffer.allocateDirect(4 * size * size).order(ORDER);
     FloatBuffer tiles = bytes.asFloatBuffer();
     int perSide = size / tile;
     for (int row = 0; row < perSide; row++) {
