@@ -77,13 +77,9 @@ class DeviceKernelTest {
       axpy.launch(stream, LaunchShape.of(4), 1.0f, x, y, 4); // the same slots again
       axpy.launch(stream, LaunchShape.of(4), 10.0f, x, z, 4); // a scalar and a buffer change
       axpy.launch(stream, LaunchShape.of(4), 10.0f, x, y, 2); // back to y, over two elements
-      ByteBuffer outY = ByteBuffer.allocateDirect(16);
-      ByteBuffer outZ = ByteBuffer.allocateDirect(16);
-      stream.copyToHost(y, outY);
-      stream.copyToHost(z, outZ);
-      OpenClTestSupport.synchronize(stream);
-      assertArrayEquals(new float[] {12, 24, 6, 8}, floatsOf(outY));
-      assertArrayEquals(new float[] {10, 20, 30, 40}, floatsOf(outZ));
+      float[][] read = readAll(stream, y, z);
+      assertArrayEquals(new float[] {12, 24, 6, 8}, read[0]);
+      assertArrayEquals(new float[] {10, 20, 30, 40}, read[1]);
     }
   }
 
@@ -117,13 +113,9 @@ class DeviceKernelTest {
       stream.copyToDevice(floats(values), in);
       groupSum.launch(stream, LaunchShape.of(64).local(16), in, by16, LocalMemory.bytes(16 * 4));
       groupSum.launch(stream, LaunchShape.of(64).local(32), in, by32, LocalMemory.bytes(32 * 4));
-      ByteBuffer out16 = ByteBuffer.allocateDirect(16);
-      ByteBuffer out32 = ByteBuffer.allocateDirect(8);
-      stream.copyToHost(by16, out16);
-      stream.copyToHost(by32, out32);
-      OpenClTestSupport.synchronize(stream);
-      assertArrayEquals(new float[] {120, 376, 632, 888}, floatsOf(out16));
-      assertArrayEquals(new float[] {496, 1520}, floatsOf(out32));
+      float[][] read = readAll(stream, by16, by32);
+      assertArrayEquals(new float[] {120, 376, 632, 888}, read[0]);
+      assertArrayEquals(new float[] {496, 1520}, read[1]);
     }
   }
 
@@ -216,5 +208,20 @@ class DeviceKernelTest {
               DeviceExecutionException.class, "axpy", () -> OpenClTestSupport.synchronize(stream));
       assertTrue(String.valueOf(e.getCause()).contains("CL_INVALID_"), String.valueOf(e));
     }
+  }
+
+  /** Copies each buffer to the host on {@code stream}, waits, and returns their floats. */
+  private static float[][] readAll(Stream stream, DeviceBuffer... buffers) {
+    ByteBuffer[] outs = new ByteBuffer[buffers.length];
+    for (int i = 0; i < buffers.length; i++) {
+      outs[i] = ByteBuffer.allocateDirect((int) buffers[i].size());
+      stream.copyToHost(buffers[i], outs[i]);
+    }
+    OpenClTestSupport.synchronize(stream);
+    float[][] values = new float[buffers.length][];
+    for (int i = 0; i < buffers.length; i++) {
+      values[i] = floatsOf(outs[i]);
+    }
+    return values;
   }
 }

@@ -266,46 +266,49 @@ class StreamSemanticsTest {
   @Test
   void aHeapBufferACopyFillsIsReadByALaterCopyOfTheStreamInOrder() {
     Stream stream = accelerator.newStream(device);
-    try (DeviceBuffer busy = accelerator.allocate(device, 4);
-        DeviceBuffer x = accelerator.allocate(device, 16);
-        DeviceBuffer y = accelerator.allocate(device, 16)) {
-      for (int round = 0; round < 20; round++) {
-        ByteBuffer heap = heapOf(-1, -1, -1, -1);
-        stream.copyToDevice(floats(round, 1, 2, 3), x);
-        spin.launch(stream, LaunchShape.of(1), busy, 200_000); // the copies below wait behind it
-        stream.copyToHost(x, heap); // fills the heap buffer when it ends
-        stream.copyToDevice(heap, y); // reads it when it runs: after the copy before it
-        ByteBuffer out = ByteBuffer.allocateDirect(16);
-        stream.copyToHost(y, out);
-        OpenClTestSupport.synchronize(stream);
-        assertArrayEquals(new float[] {round, 1, 2, 3}, floatsOf(out), "round " + round);
-      }
-    }
+    roundTripsThroughAHeapBuffer(stream, (heap, y) -> stream.copyToDevice(heap, y), stream);
   }
 
   @Test
-  void aHeapBufferAnotherStreamFillsIsReadAfterTheEventThatOrdersThem() throws Exception {
+  void aHeapBufferAnotherStreamFillsIsReadAfterTheEventThatOrdersThem() {
     Stream a = accelerator.newStream(device);
     Stream b = accelerator.newStream(device);
     Event filled = accelerator.newEvent(OpenClProvider.TYPE, EventOptions.defaults());
+    try {
+      roundTripsThroughAHeapBuffer(
+          a,
+          (heap, y) -> {
+            filled.record(a);
+            b.waitEvent(filled); // on the device
+            b.copyToDevice(heap, y);
+          },
+          b);
+    } finally {
+      filled.close();
+    }
+  }
+
+  /**
+   * Rounds of: {@code filler} copies a value into a device buffer behind a kernel that keeps it
+   * busy, then into a heap buffer, which {@code carry} copies into a second device buffer (read
+   * back on {@code reader}): the heap buffer must be read after the copy into it ended.
+   */
+  private void roundTripsThroughAHeapBuffer(
+      Stream filler, java.util.function.BiConsumer<ByteBuffer, DeviceBuffer> carry, Stream reader) {
     try (DeviceBuffer busy = accelerator.allocate(device, 4);
         DeviceBuffer x = accelerator.allocate(device, 16);
         DeviceBuffer y = accelerator.allocate(device, 16)) {
       for (int round = 0; round < 20; round++) {
         ByteBuffer heap = heapOf(-1, -1, -1, -1);
-        a.copyToDevice(floats(round, 1, 2, 3), x);
-        spin.launch(a, LaunchShape.of(1), busy, 200_000);
-        a.copyToHost(x, heap);
-        filled.record(a);
-        b.waitEvent(filled); // on the device
-        b.copyToDevice(heap, y);
+        filler.copyToDevice(floats(round, 1, 2, 3), x);
+        spin.launch(filler, LaunchShape.of(1), busy, 200_000); // the copies below wait behind it
+        filler.copyToHost(x, heap); // fills the heap buffer when it ends
+        carry.accept(heap, y); // reads it when it runs: after the copy before it
         ByteBuffer out = ByteBuffer.allocateDirect(16);
-        b.copyToHost(y, out);
-        OpenClTestSupport.synchronize(b);
+        reader.copyToHost(y, out);
+        OpenClTestSupport.synchronize(reader);
         assertArrayEquals(new float[] {round, 1, 2, 3}, floatsOf(out), "round " + round);
       }
-    } finally {
-      filled.close();
     }
   }
 
