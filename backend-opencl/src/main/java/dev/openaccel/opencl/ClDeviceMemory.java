@@ -75,15 +75,15 @@ final class ClDeviceMemory implements DeviceMemory {
     ClRegion r = ClRegion.of(region, this);
     long mem = r.acquire("launch a kernel on");
     try {
-      return r.mapShared(bytes, () -> mapWhole(r, mem));
+      return r.mapShared(bytes, () -> mapBytes(r, mem, bytes));
     } catch (RuntimeException e) {
       r.enqueued();
       throw e;
     }
   }
 
-  /** Maps all of {@code r} for reading and writing (blocking, on its device's map queue). */
-  private ByteBuffer mapWhole(ClRegion r, long mem) {
+  /** Maps {@code bytes} of {@code r} for reading and writing (blocking, on its map queue). */
+  private ByteBuffer mapBytes(ClRegion r, long mem, long bytes) {
     try (MemoryStack stack = MemoryStack.stackPush()) {
       var rc = stack.mallocInt(1);
       ByteBuffer view =
@@ -93,7 +93,7 @@ final class ClDeviceMemory implements DeviceMemory {
               true,
               CL_MAP_READ | CL_MAP_WRITE,
               0,
-              r.size(),
+              bytes,
               null,
               null,
               rc,

@@ -1,5 +1,6 @@
 package dev.openaccel.opencl;
 
+import static org.lwjgl.opencl.CL10.CL_KERNEL_LOCAL_MEM_SIZE;
 import static org.lwjgl.opencl.CL10.CL_KERNEL_NUM_ARGS;
 import static org.lwjgl.opencl.CL10.CL_KERNEL_WORK_GROUP_SIZE;
 import static org.lwjgl.opencl.CL10.clGetKernelInfo;
@@ -43,6 +44,7 @@ public final class DeviceKernel {
   private final long kernel;
   private final List<KernelParameter> parameters;
   private final LaunchTarget target;
+  private final long[] ownLocalMemory; // by device index: the kernel's own __local variables
   private final long[] slotBits; // what each argument slot holds, while slotSet
   private final ClRegion[] slotRegions; // a buffer's region: a freed cl_mem's handle comes back
   private final int[] slotSizes;
@@ -59,6 +61,10 @@ public final class DeviceKernel {
           clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, count, null),
           "clGetKernelInfo(" + name + ")");
       this.parameters = ClProgram.parameters(kernel, count.get(0));
+    }
+    this.ownLocalMemory = new long[context.devices().size()];
+    for (int i = 0; i < ownLocalMemory.length; i++) { // before any local argument is set
+      ownLocalMemory[i] = localMemorySize(kernel, context.device(i));
     }
     this.slotBits = new long[parameters.size()];
     this.slotRegions = new ClRegion[parameters.size()];
@@ -110,22 +116,39 @@ public final class DeviceKernel {
    * aborts the process on a launch that asks for more; other platforms fail it).
    */
   private void requireLocalMemory(Stream stream, long bytes) {
-    if (bytes == 0 || !stream.device().type().equals(OpenClProvider.TYPE)) {
-      return; // a stream of another backend is refused by the enqueue
+    int index = stream.deviceIndex();
+    if (bytes == 0
+        || !stream.device().type().equals(OpenClProvider.TYPE)
+        || index >= ownLocalMemory.length) {
+      return; // a stream of another backend or accelerator is refused by the enqueue
     }
-    ClDevice device = context.device(stream.deviceIndex());
-    if (bytes > device.localMemory()) {
+    ClDevice device = context.device(index);
+    long own = ownLocalMemory[index];
+    if (own + bytes > device.localMemory()) {
       throw new IllegalArgumentException(
           "kernel "
               + name
               + " asks for "
               + bytes
-              + " bytes of local memory, "
+              + " bytes of local memory"
+              + (own == 0 ? "" : " beside its own " + own)
+              + ", "
               + stream.device()
               + " ("
               + device.name()
               + ") has "
               + device.localMemory());
+    }
+  }
+
+  /** {@code CL_KERNEL_LOCAL_MEM_SIZE} on {@code device}: before local arguments, its own. */
+  private static long localMemorySize(long kernel, ClDevice device) {
+    try (MemoryStack stack = MemoryStack.stackPush()) {
+      var size = stack.mallocLong(1);
+      ClErrors.check(
+          clGetKernelWorkGroupInfo(kernel, device.id(), CL_KERNEL_LOCAL_MEM_SIZE, size, null),
+          "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)");
+      return size.get(0);
     }
   }
 

@@ -138,6 +138,30 @@ class DeviceKernelTest {
   }
 
   @Test
+  void localMemoryArgumentsCountBesideTheKernelsOwnLocalVariables() {
+    long has = opencl.devices().get(0).localMemory();
+    long ownFloats = has / 4 / 2; // half the device's local memory
+    DeviceKernel halfOwn =
+        opencl
+            .compile(
+                "__kernel void halfOwn(__global float* x, __local float* s) {"
+                    + " __local float own["
+                    + ownFloats
+                    + "]; own[get_local_id(0)] = 1; s[0] = 2;"
+                    + " barrier(CLK_LOCAL_MEM_FENCE); x[0] = own[0] + s[0]; }")
+            .kernel("halfOwn");
+    Stream stream = accelerator.newStream(device);
+    try (DeviceBuffer x = accelerator.allocate(device, 16)) {
+      assertThrowsWith(
+          IllegalArgumentException.class,
+          "kernel halfOwn asks for " + (has - 64) + " bytes of local memory beside its own ",
+          () -> halfOwn.launch(stream, LaunchShape.of(1), x, LocalMemory.bytes(has - 64)));
+      halfOwn.launch(stream, LaunchShape.of(1), x, LocalMemory.bytes(64));
+      assertEquals(3f, readAll(stream, x)[0][0]);
+    }
+  }
+
+  @Test
   void parametersComeFromTheCompiler() {
     List<KernelParameter> parameters = opencl.compile(SOURCE).kernel("axpy").parameters();
     assertEquals(4, parameters.size());
