@@ -35,7 +35,7 @@ final class ClRegion implements DeviceMemory.Region {
   private boolean released;
   private int uses;
   private final Object mapping = new Object();
-  private ByteBuffer mapped; // the whole region, while views are out
+  private ByteBuffer mapped; // the lent buffer's bytes, while views are out
   private int views;
 
   ClRegion(ClDeviceMemory memory, Device device, long size, long mem) {
@@ -77,16 +77,18 @@ final class ClRegion implements DeviceMemory.Region {
 
   /**
    * A view of the first {@code bytes} of the region for a Java kernel, which holds a use ({@link
-   * #acquire}): of the region's one mapping, made by {@code map} (of the whole region) if no view
-   * is out. Pair with {@link #unmapShared}.
+   * #acquire}): of the region's one mapping, made by {@code map} (of those bytes: every view out at
+   * once is of the one buffer the region is lent to) if no view is out. Pair with {@link
+   * #unmapShared}.
    */
   ByteBuffer mapShared(long bytes, Supplier<ByteBuffer> map) {
     synchronized (mapping) {
       if (views == 0) {
         mapped = map.get();
       }
+      ByteBuffer view = mapped.slice(0, (int) Math.min(bytes, mapped.capacity()));
       views++;
-      return mapped.slice(0, Math.toIntExact(bytes));
+      return view;
     }
   }
 
