@@ -1,5 +1,6 @@
 package dev.openaccel.benchmarks.hop;
 
+import dev.openaccel.benchmarks.support.HopClock;
 import dev.openaccel.benchmarks.support.OpenReg;
 import dev.openaccel.benchmarks.support.Spin;
 import dev.openaccel.runtime.Accelerator;
@@ -27,11 +28,14 @@ import org.openjdk.jmh.annotations.TearDown;
  * <p>Each invocation is armed beforehand, outside the timing: A runs a gate kernel that spins until
  * released, the event is recorded behind it, and B has run a kernel and parked on the event. The
  * timed part releases the gate and spins until B's kernel has started, so it measures the hop plus
- * two cache-line hand-offs (release to A, B's start to the caller). The baseline builds the same
- * dependency from {@code CompletableFuture} stages on two single-thread executors. Run per wait
- * strategy of the device threads; with {@code -prof
- * dev.openaccel.benchmarks.support.DeviceCpuProfiler} each hop also reports the device threads' CPU
- * time, the idle polling of the at least {@value #PARK_MARGIN_NANOS} ns between hops included.
+ * two cache-line hand-offs (release to A, B's start to the caller). The hop alone, from the end of
+ * A's kernel to the start of B's, each read with {@code System.nanoTime()} by the kernel itself,
+ * goes to {@link HopClock}: with {@code -prof dev.openaccel.benchmarks.support.HopClockProfiler}
+ * its percentiles are secondary metrics. The baseline builds the same dependency from {@code
+ * CompletableFuture} stages on two single-thread executors. Run per wait strategy of the device
+ * threads; with {@code -prof dev.openaccel.benchmarks.support.DeviceCpuProfiler} each hop also
+ * reports the device threads' CPU time, the idle polling of the at least {@value
+ * #PARK_MARGIN_NANOS} ns between hops included.
  */
 @BenchmarkMode(Mode.SampleTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
@@ -45,23 +49,53 @@ public class CrossStreamHop {
    */
   static final long PARK_MARGIN_NANOS = 20_000;
 
-  /** What A and B share: a gate A's kernel holds until released, and B's start flag. */
+  /**
+   * What A and B share: a gate A's kernel holds until released, B's start flag, and when A's kernel
+   * ended and B's started (each written before a volatile write the benchmark thread reads after).
+   */
   abstract static class Gate {
     volatile boolean armed;
     volatile boolean released;
     volatile boolean started;
+    private long endedNanos;
+    private long startedNanos;
+    private boolean added;
 
     void reset() {
+      addHop();
       armed = false;
       released = false;
       started = false;
+      added = false;
     }
 
+    /** Adds an iteration's last hop before the profiler reads its hops. */
+    @TearDown(Level.Iteration)
+    public void lastHop() {
+      addHop();
+    }
+
+    /** Adds the last hop to {@link HopClock}, once, if it happened. */
+    void addHop() {
+      if (started && !added) {
+        HopClock.add(startedNanos - endedNanos);
+        added = true;
+      }
+    }
+
+    /** A's kernel: holds until released. */
     void hold() {
       armed = true;
       while (!released) {
         Thread.onSpinWait();
       }
+      endedNanos = System.nanoTime();
+    }
+
+    /** B's kernel after the hop. */
+    void begin() {
+      startedNanos = System.nanoTime();
+      started = true;
     }
 
     void hop() {
@@ -99,7 +133,7 @@ public class CrossStreamHop {
       event.record(a);
       b.launch("ready", () -> ready = true);
       b.waitEvent(event);
-      b.launch("next", () -> started = true);
+      b.launch("next", this::begin);
       Spin.until(() -> armed && ready, "A's gate and B's first kernel");
       Spin.yieldFor(PARK_MARGIN_NANOS);
     }
@@ -126,7 +160,7 @@ public class CrossStreamHop {
     @Setup(Level.Invocation)
     public void arm() {
       reset();
-      CompletableFuture.runAsync(this::hold, a).thenRunAsync(() -> started = true, b);
+      CompletableFuture.runAsync(this::hold, a).thenRunAsync(this::begin, b);
       Spin.until(() -> armed, "A's gate");
       Spin.yieldFor(PARK_MARGIN_NANOS);
     }

@@ -62,6 +62,24 @@ record Measure(
         r -> scale * secondary(r, metric).stream().mapToDouble(d -> d).average().orElse(0));
   }
 
+  /**
+   * The median over iterations of the secondary metric {@code metric}: one iteration that the
+   * machine disturbed moves it less than it moves the mean.
+   */
+  static Measure secondaryMedian(String name, String metric) {
+    return new Measure(
+        name,
+        Map.of(),
+        Quantity.TIME,
+        r -> {
+          double[] values = secondary(r, metric).stream().mapToDouble(d -> d).sorted().toArray();
+          int middle = values.length / 2;
+          return values.length % 2 == 1
+              ? values[middle]
+              : (values[middle - 1] + values[middle]) / 2;
+        });
+  }
+
   /** Largest {@code maxMetric} of any iteration. */
   static Measure maxOfIterations(String name, String maxMetric) {
     return new Measure(
