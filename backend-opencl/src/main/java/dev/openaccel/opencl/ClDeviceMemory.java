@@ -55,6 +55,16 @@ final class ClDeviceMemory implements DeviceMemory {
     ClRegion.of(region, this).release();
   }
 
+  /** Frees a region's {@code cl_mem} once neither the engine nor a command holds it. */
+  void free(long mem) {
+    memory.free(mem);
+  }
+
+  /** How many {@code cl_mem}s reserved here are not freed yet. */
+  long liveBuffers() {
+    return memory.live();
+  }
+
   @Override
   public DeviceWork copyToDevice(ByteBuffer src, Region dst) {
     return new ClCopy.ToDevice(src, ClRegion.of(dst, this));

@@ -6,15 +6,18 @@ import static org.lwjgl.opencl.CL10.clReleaseMemObject;
 
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceOutOfMemoryException;
+import java.util.concurrent.atomic.AtomicLong;
 import org.lwjgl.system.MemoryStack;
 
 /**
  * Allocates and frees {@code cl_mem} buffers in a context. A request the device cannot hold (over
  * {@code CL_DEVICE_MAX_MEM_ALLOC_SIZE}, or refused with {@code CL_MEM_OBJECT_ALLOCATION_FAILURE} or
- * {@code CL_OUT_OF_RESOURCES}) is a {@link DeviceOutOfMemoryException}. Stateless; thread-safe.
+ * {@code CL_OUT_OF_RESOURCES}) is a {@link DeviceOutOfMemoryException}. Counts the buffers it
+ * allocated and has not freed yet; thread-safe.
  */
 final class ClMemory {
   private final ClContext context;
+  private final AtomicLong live = new AtomicLong();
 
   ClMemory(ClContext context) {
     this.context = context;
@@ -41,12 +44,19 @@ final class ClMemory {
         throw outOfMemory(index, bytes, 0);
       }
       ClErrors.check(code, "clCreateBuffer(" + bytes + " bytes on " + device.name() + ")");
+      live.incrementAndGet();
       return mem;
     }
   }
 
   void free(long mem) {
     clReleaseMemObject(mem);
+    live.decrementAndGet();
+  }
+
+  /** How many buffers were allocated and not freed yet. */
+  long live() {
+    return live.get();
   }
 
   private DeviceOutOfMemoryException outOfMemory(int index, long bytes, long free) {

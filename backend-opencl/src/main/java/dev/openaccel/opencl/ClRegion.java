@@ -1,7 +1,5 @@
 package dev.openaccel.opencl;
 
-import static org.lwjgl.opencl.CL10.clReleaseMemObject;
-
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.spi.DeviceMemory;
 import java.nio.ByteBuffer;
@@ -111,11 +109,11 @@ final class ClRegion implements DeviceMemory.Region {
       release = released && uses == 0;
     }
     if (release) {
-      clReleaseMemObject(mem);
+      memory.free(mem);
     }
   }
 
-  /** Called once, when the engine gives the region back. */
+  /** Called when the engine gives the region back; later calls do nothing. */
   void release() {
     boolean now;
     synchronized (this) {
@@ -126,7 +124,7 @@ final class ClRegion implements DeviceMemory.Region {
       now = uses == 0;
     }
     if (now) {
-      clReleaseMemObject(mem);
+      memory.free(mem);
     }
   }
 

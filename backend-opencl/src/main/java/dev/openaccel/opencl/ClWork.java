@@ -32,4 +32,14 @@ interface ClWork extends DeviceWork {
    * if it failed or was never enqueued. Releases what the command held (staging memory).
    */
   default void ended(boolean completed) {}
+
+  /**
+   * Never enqueued (its stream stopped first): gives back what {@link #enqueued} and {@link #ended}
+   * would.
+   */
+  @Override
+  default void discard() {
+    enqueued();
+    ended(false);
+  }
 }

@@ -66,7 +66,7 @@ final class OpenClBackend implements LaunchTarget {
     OpenClSystem.of(backend.system()).install(created);
     if (context != null) {
       context.endsWith(backend.system().getWhenTerminated());
-      backend.system().getWhenTerminated().thenRun(created::release);
+      backend.afterTermination("the opencl context", created::release);
     }
     return created.engine;
   }
@@ -113,6 +113,12 @@ final class OpenClBackend implements LaunchTarget {
 
   List<ClDevice> devices() {
     return context == null ? List.of() : context.devices();
+  }
+
+  /** The device memory (buffers, copies, mapped views). */
+  ClDeviceMemory memory() {
+    requireAvailable();
+    return memory;
   }
 
   /** The engine, for the operations the backend adds to it. */

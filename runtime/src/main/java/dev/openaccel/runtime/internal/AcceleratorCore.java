@@ -59,11 +59,13 @@ public final class AcceleratorCore implements Extension {
   private final DeviceType configuredType; // null: the only backend is the default
   // The default type's router, found once at start; null if there is none (each use then throws).
   private final VirtualGuardImpl defaultRouter;
+  private final AfterTermination afterTermination;
   private volatile RemoteEvents remoteEvents;
   private volatile boolean ownsSystem;
 
   private AcceleratorCore(ActorSystem<?> system) {
     this.system = system;
+    this.afterTermination = AfterTermination.get(system);
     Config config = system.settings().config();
     String configured = config.getString("openaccel.default-device-type");
     // Parsed once: currentAccelerator() is on the path of every newEvent() and newStream().
@@ -104,8 +106,9 @@ public final class AcceleratorCore implements Extension {
   }
 
   /**
-   * Terminates the system if {@link #startOwnedSystem} created it; from a thread of that system it
-   * only starts the shutdown (waiting there would wait for the thread the caller holds).
+   * Terminates the system if {@link #startOwnedSystem} created it, and waits until its backends
+   * have released what they hold ({@link AfterTermination}); from a thread of that system it only
+   * starts the shutdown (waiting there would wait for the thread the caller holds).
    */
   public void closeOwnedSystem() {
     if (!ownsSystem) {
@@ -122,6 +125,14 @@ public final class AcceleratorCore implements Extension {
           .get(CLOSE_TIMEOUT.toSeconds(), TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new IllegalStateException("actor system " + system.name() + " did not terminate", e);
+    }
+    if (!afterTermination.await(CLOSE_TIMEOUT)) {
+      throw new IllegalStateException(
+          "the backends of actor system "
+              + system.name()
+              + " did not release their resources within "
+              + CLOSE_TIMEOUT.toSeconds()
+              + " s of its termination");
     }
   }
 

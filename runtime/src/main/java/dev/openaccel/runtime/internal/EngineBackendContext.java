@@ -52,6 +52,11 @@ final class EngineBackendContext implements BackendContext {
   }
 
   @Override
+  public void afterTermination(String what, Runnable release) {
+    AfterTermination.get(system).run(what, release);
+  }
+
+  @Override
   public Engine engine(EngineSpec spec) {
     if (!spec.type().equals(type)) {
       throw new IllegalArgumentException(

@@ -31,4 +31,15 @@ public interface BackendContext {
    * @throws IllegalArgumentException if {@code spec} is of another device type than the provider's
    */
   Engine engine(EngineSpec spec);
+
+  /**
+   * Runs {@code release} once the actor system has terminated, when every actor of the backend has
+   * stopped: the place to free native handles (contexts, programs, queues). An accelerator that
+   * owns its system returns from {@code close()} only after every such release has run.
+   *
+   * @param what what is released, for the log if {@code release} throws
+   */
+  default void afterTermination(String what, Runnable release) {
+    system().getWhenTerminated().thenRun(release);
+  }
 }

@@ -37,7 +37,9 @@ public interface DeviceMemory {
   /**
    * Gives {@code region} back to the device. Device work built on it before this call may still be
    * on its way to a queue: the region's memory must stay valid for it (free it once no command can
-   * name it); work built after this call must fail at the call.
+   * name it); work built after this call must fail at the call. Once the engine's actor system has
+   * terminated, the engine releases every region it reserved, those of buffers still open included
+   * (their work can no longer run), and discards work never submitted ({@link DeviceWork#discard}).
    */
   void release(Region region);
 

@@ -5,4 +5,13 @@ package dev.openaccel.runtime.spi;
  * a stream's {@link DeviceQueue} in stream order. Opaque to the engine; its backend's queue knows
  * how to submit it.
  */
-public interface DeviceWork {}
+public interface DeviceWork {
+
+  /**
+   * Called once, instead of {@link DeviceQueue#submit}, when this work will never reach a queue:
+   * its stream stopped first (the actor system is shutting down, or the engine refused the work).
+   * Gives back what the work holds since it was built, such as buffer uses and staging memory, so
+   * that work queued at shutdown leaks nothing. Must not throw. The default holds nothing.
+   */
+  default void discard() {}
+}

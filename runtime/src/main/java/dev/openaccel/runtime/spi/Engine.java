@@ -17,7 +17,8 @@ public interface Engine extends DeviceGuardImpl {
 
   /**
    * Enqueues backend device work on {@code stream}: it is handed to the stream's {@link
-   * DeviceQueue} after all work enqueued before it on this stream.
+   * DeviceQueue} after all work enqueued before it on this stream. Work that will never reach the
+   * queue (refused here, or queued when the stream stops) is {@link DeviceWork#discard}ed.
    *
    * @param name the name kernels and trace events report
    * @throws IllegalArgumentException if the stream is not one of this engine's, or the executor has

@@ -219,7 +219,14 @@ public final class ActorEngine implements Engine {
   public void enqueue(Stream stream, String name, DeviceWork work) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(work, "work");
-    handleOf(stream).enqueue(new WorkItem.DeviceCommand(name, work));
+    StreamHandle handle;
+    try {
+      handle = handleOf(stream);
+    } catch (RuntimeException e) {
+      work.discard(); // built for a stream it can never run on
+      throw e;
+    }
+    handle.enqueue(new WorkItem.DeviceCommand(name, work));
   }
 
   @Override

@@ -6,7 +6,9 @@ import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.trace.TraceEvent;
 import dev.openaccel.runtime.trace.Tracer;
 import java.util.ArrayDeque;
+import java.util.Collections;
 import java.util.HashMap;
+import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
 import java.util.TreeMap;
@@ -18,10 +20,12 @@ import java.util.concurrent.atomic.AtomicInteger;
  * on that stream: stream order puts the new owner's work after the old owner's. A buffer recorded
  * on other streams returns its block only once the work those streams had enqueued at free time has
  * completed. When an allocation does not fit, the cache is released before giving up. Blocks come
- * from a {@link BlockSource}: simulated memory or the backend's own. Internal.
+ * from a {@link BlockSource}: simulated memory or the backend's own. When the engine stops ({@link
+ * #stop}) every block goes back to the source, those lent to open buffers included. Internal.
  *
- * <p>Owns: the device's memory accounting and the per-stream caches, guarded by this object's
- * monitor; the blocks in the caches, which it alone gives back to the source.
+ * <p>Owns: the device's memory accounting, the per-stream caches, the set of lent blocks and the
+ * stopped flag, guarded by this object's monitor; the blocks in the caches and, once stopped, the
+ * lent ones, which it alone gives back to the source.
  */
 final class CachingAllocator {
   /** Blocks are multiples of this many bytes. */
@@ -35,6 +39,8 @@ final class CachingAllocator {
   private final long capacity;
   private final Tracer tracer;
   private final Map<StreamHandle, TreeMap<Long, ArrayDeque<Block>>> cache = new HashMap<>();
+  private final Set<Block> lent = Collections.newSetFromMap(new IdentityHashMap<>());
+  private boolean stopped;
   private long allocated;
   private long reserved;
   private long peak;
@@ -77,6 +83,7 @@ final class CachingAllocator {
       block = reserve(stream, bytes, size);
       reserved += size;
     }
+    lent.add(block);
     allocated += block.size();
     peak = Math.max(peak, allocated);
     Buffer buffer = new Buffer(this, ++nextId, bytes, block);
@@ -90,7 +97,7 @@ final class CachingAllocator {
 
   /**
    * Takes back {@code block}; it is cached once the work of {@code usedOn} enqueued so far
-   * completes.
+   * completes (or given back to the source, once stopped).
    */
   void free(Buffer buffer, Block block, Set<StreamHandle> usedOn) {
     synchronized (this) {
@@ -99,6 +106,9 @@ final class CachingAllocator {
         tracer.publish(
             new TraceEvent.MemoryFreed(
                 device, buffer.id(), block.size(), allocated, System.nanoTime()));
+      }
+      if (!lent.remove(block)) {
+        return; // given back by stop()
       }
     }
     Set<StreamHandle> others = new java.util.HashSet<>(usedOn);
@@ -148,7 +158,27 @@ final class CachingAllocator {
     return new MemoryStats(allocated, reserved, peak, capacity);
   }
 
+  /**
+   * Gives every block back to the source, cached or lent to a buffer still open: the engine
+   * stopped, and nothing of its streams runs again. A buffer closed later gives nothing back twice;
+   * a block freed later (one that waited for other streams' work) goes straight back.
+   */
+  synchronized void stop() {
+    stopped = true;
+    releaseCache();
+    for (Block block : lent) {
+      reserved -= block.size();
+      source.release(block);
+    }
+    lent.clear();
+  }
+
   private synchronized void cache(Block block) {
+    if (stopped) {
+      reserved -= block.size();
+      source.release(block);
+      return;
+    }
     cache
         .computeIfAbsent(block.stream(), s -> new TreeMap<>())
         .computeIfAbsent(block.size(), s -> new ArrayDeque<>())

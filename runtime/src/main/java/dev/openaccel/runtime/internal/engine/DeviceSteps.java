@@ -49,6 +49,7 @@ final class DeviceSteps {
                 + "' cannot run on "
                 + stream
                 + ": its backend's executor gives it no device queue"));
+    command.work().discard();
     progress.itemCompleted();
   }
 

@@ -5,6 +5,7 @@ import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.internal.AfterTermination;
 import dev.openaccel.runtime.spi.EngineSpec;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.time.Duration;
@@ -89,7 +90,8 @@ final class EngineDevices {
     }
     FlightRecorder.addPeriodicEvent(IdleWaitRecord.class, reportIdle);
     String reason = "the actor system '" + system.name() + "' terminated";
-    system.getWhenTerminated().thenRun(() -> stop(reason));
+    AfterTermination.get(system)
+        .run("the " + spec.type() + " engine's streams and memory", () -> stop(reason));
     // Streams still waiting for their actor would otherwise wait for the whole system to stop.
     CoordinatedShutdown.get(system)
         .addTask(
@@ -167,6 +169,9 @@ final class EngineDevices {
     for (Unit unit : units) {
       for (StreamHandle stream : unit.streams().all()) {
         stream.terminate(reason);
+      }
+      if (unit.allocator() != null) {
+        unit.allocator().stop(); // device memory goes back, that of open buffers too
       }
     }
     for (CompletableFuture<Void> pending : pendingSyncs) {

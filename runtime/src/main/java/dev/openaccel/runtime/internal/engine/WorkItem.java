@@ -89,8 +89,11 @@ sealed interface WorkItem
       return actor.runDevice(this);
     }
 
+    /** Never submitted: the backend gives back what the work holds. */
     @Override
-    public void reject(DeviceExecutionException failure) {}
+    public void reject(DeviceExecutionException failure) {
+      work.discard();
+    }
   }
 
   /** The stream takes no further work until {@code generation} completes. */

@@ -23,8 +23,20 @@ import java.util.concurrent.atomic.AtomicInteger;
  */
 final class QueueDevice implements DeviceExecutor {
 
-  /** Work for this device: a body that runs on the queue's thread; it may throw. */
-  record Work(Runnable body) implements DeviceWork {}
+  /**
+   * Work for this device: a body that runs on the queue's thread (it may throw), and what runs if
+   * the engine discards it instead.
+   */
+  record Work(Runnable body, Runnable onDiscard) implements DeviceWork {
+    Work(Runnable body) {
+      this(body, () -> {});
+    }
+
+    @Override
+    public void discard() {
+      onDiscard.run();
+    }
+  }
 
   /** How many device-side waits the queues accepted. */
   final AtomicInteger deviceWaits = new AtomicInteger();

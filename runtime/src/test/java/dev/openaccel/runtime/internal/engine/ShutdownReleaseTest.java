@@ -1,0 +1,139 @@
+package dev.openaccel.runtime.internal.engine;
+
+import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.internal.AfterTermination;
+import dev.openaccel.runtime.spi.Capability;
+import dev.openaccel.runtime.spi.DeviceMemory;
+import dev.openaccel.runtime.spi.DeviceWork;
+import dev.openaccel.runtime.spi.EngineSpec;
+import java.nio.ByteBuffer;
+import java.time.Duration;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CopyOnWriteArrayList;
+import java.util.concurrent.atomic.AtomicInteger;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.junit.jupiter.api.Test;
+
+/**
+ * When the actor system terminates, the engine gives back everything it holds of the device: each
+ * region it reserved, cached or lent to a buffer still open, exactly once, and each piece of device
+ * work that never reached a queue is discarded, never submitted.
+ */
+class ShutdownReleaseTest {
+  private static final DeviceType TYPE = DeviceType.of("released");
+  private static final Device D0 = Device.of(TYPE, 0);
+
+  /**
+   * Device memory that counts what it reserved and released, and builds {@link QueueDevice} work.
+   */
+  private static final class CountingMemory implements DeviceMemory {
+    record Region(Device device, long size) implements DeviceMemory.Region {}
+
+    final List<DeviceMemory.Region> reserved = new CopyOnWriteArrayList<>();
+    final List<DeviceMemory.Region> released = new CopyOnWriteArrayList<>();
+    final AtomicInteger discarded = new AtomicInteger();
+
+    @Override
+    public long capacity(Device device) {
+      return 1 << 30;
+    }
+
+    @Override
+    public DeviceMemory.Region reserve(Device device, long bytes) {
+      Region region = new Region(device, bytes);
+      reserved.add(region);
+      return region;
+    }
+
+    @Override
+    public void release(DeviceMemory.Region region) {
+      released.add(region);
+    }
+
+    private DeviceWork work() {
+      return new QueueDevice.Work(() -> {}, discarded::incrementAndGet);
+    }
+
+    @Override
+    public DeviceWork copyToDevice(ByteBuffer src, DeviceMemory.Region dst) {
+      return work();
+    }
+
+    @Override
+    public DeviceWork copyToHost(DeviceMemory.Region src, ByteBuffer dst) {
+      return work();
+    }
+
+    @Override
+    public DeviceWork copy(DeviceMemory.Region src, DeviceMemory.Region dst, long bytes) {
+      return work();
+    }
+
+    @Override
+    public ByteBuffer map(DeviceMemory.Region region, long bytes) {
+      return ByteBuffer.allocate((int) bytes);
+    }
+
+    @Override
+    public void unmap(DeviceMemory.Region region, ByteBuffer view) {}
+  }
+
+  @Test
+  void terminationReleasesEveryRegionOnceAndDiscardsWorkThatNeverRan() {
+    ActorTestKit kit = ActorTestKit.create();
+    QueueDevice device = new QueueDevice();
+    CountingMemory memory = new CountingMemory();
+    ActorEngine engine =
+        Engines.start(
+            kit.system(),
+            EngineSpec.builder(TYPE)
+                .capabilities(Capability.EVENTS, Capability.DEVICE_MEMORY)
+                .executor(device)
+                .memory(memory)
+                .build());
+    Stream stream = engine.getNewStream(D0, 0);
+    DeviceBuffer open = engine.allocate(stream, 4096);
+    engine.allocate(stream, 1 << 20).close(); // cached
+    DeviceBuffer heldByOthers = engine.allocate(stream, 8192);
+    Stream other = engine.getNewStream(D0, 0);
+    heldByOthers.recordStream(other);
+
+    engine.blockOn(stream, new CompletableFuture<>()); // parks the stream for good
+    AtomicInteger ran = new AtomicInteger();
+    engine.enqueue(
+        stream,
+        "never",
+        new QueueDevice.Work(ran::incrementAndGet, memory.discarded::incrementAndGet));
+    stream.copyToDevice(ByteBuffer.allocate(4096), open); // a heap copy
+    stream.copyToDevice(ByteBuffer.allocateDirect(4096), open);
+    engine.blockOn(other, new CompletableFuture<>());
+    heldByOthers.close(); // waits for the work enqueued on other, which never runs
+
+    kit.shutdownTestKit();
+    assertTrue(
+        AfterTermination.get(kit.system()).await(Duration.ofSeconds(10)),
+        "the engine's releases ran after termination");
+
+    assertEquals(0, ran.get(), "work behind the park never ran");
+    assertEquals(3, memory.discarded.get(), "the launch and both copies were discarded");
+    assertEquals(3, memory.reserved.size());
+    assertEquals(
+        List.copyOf(memory.reserved).stream().sorted(BY_SIZE).toList(),
+        List.copyOf(memory.released).stream().sorted(BY_SIZE).toList(),
+        "each region given back once");
+    open.close(); // given back at termination: nothing twice
+    assertEquals(3, memory.released.size());
+    assertFalse(device.submitted.stream().anyMatch(w -> w instanceof QueueDevice.Work));
+  }
+
+  private static final java.util.Comparator<DeviceMemory.Region> BY_SIZE =
+      java.util.Comparator.comparingLong(DeviceMemory.Region::size);
+}
