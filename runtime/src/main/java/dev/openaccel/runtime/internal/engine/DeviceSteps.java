@@ -63,7 +63,8 @@ final class DeviceSteps {
               }
               progress.itemCompleted();
             },
-            1);
+            1,
+            command.writesHeap());
     try {
       queue.submit(command.work(), entry);
     } catch (RuntimeException rejected) {
@@ -101,7 +102,8 @@ final class DeviceSteps {
               absorb.accept(generation);
               progress.itemCompleted();
             },
-            2);
+            2,
+            true); // ends after the copies of the stream it waits for, which may fill the heap
     if (queue.waitFor(marker, entry)) {
       generation.onComplete(done -> entry.complete(0));
       return true;

@@ -11,8 +11,9 @@ import java.util.function.Consumer;
  * message, and the actor settles items strictly from the front, so progress, failures and records
  * are applied in stream order. Internal; confined to the stream's actor.
  *
- * <p>Owns: the queue of entries and each entry's outcome; both are written only by the actor (an
- * entry's {@link Completion} methods only send a message).
+ * <p>Owns: the queue of entries, each entry's outcome, and the count of entries that may still fill
+ * heap memory; all are written only by the actor (an entry's {@link Completion} methods only send a
+ * message).
  */
 final class InFlight {
 
@@ -25,14 +26,16 @@ final class InFlight {
   static final class Entry implements Completion {
     private final Consumer<Ended> mailbox;
     private final Settle settle;
+    private final boolean fillsHeap;
     private int pending; // ends still to arrive: the device's, and for waits the record's own
     private long deviceNanos;
     private DeviceExecutionException failure;
 
-    private Entry(Consumer<Ended> mailbox, Settle settle, int pending) {
+    private Entry(Consumer<Ended> mailbox, Settle settle, int pending, boolean fillsHeap) {
       this.mailbox = mailbox;
       this.settle = settle;
       this.pending = pending;
+      this.fillsHeap = fillsHeap;
     }
 
     @Override
@@ -51,6 +54,7 @@ final class InFlight {
 
   private ArrayDeque<Entry> entries; // created with the first entry: an idle stream has none
   private final Consumer<Ended> mailbox;
+  private int fillingHeap; // entries in the queue that may still write heap memory
 
   /**
    * @param mailbox how an end reaches the actor (a tell; called on any thread)
@@ -63,20 +67,42 @@ final class InFlight {
     return entries == null || entries.isEmpty();
   }
 
+  /** Whether an entry that may still write heap memory (see {@link #add}) has not settled. */
+  boolean fillingHeap() {
+    return fillingHeap > 0;
+  }
+
   /** Adds an entry that settles once {@code ends} ends have arrived. */
   Entry add(Settle settle, int ends) {
-    Entry entry = new Entry(mailbox, settle, ends);
+    return add(settle, ends, false);
+  }
+
+  /**
+   * Adds an entry that settles once {@code ends} ends have arrived; {@code fillsHeap}: until then
+   * it may write heap memory (a copy into a heap buffer, a device-side wait for another stream).
+   */
+  Entry add(Settle settle, int ends, boolean fillsHeap) {
+    Entry entry = new Entry(mailbox, settle, ends, fillsHeap);
     if (entries == null) {
       entries = new ArrayDeque<>();
     }
     entries.addLast(entry);
+    if (fillsHeap) {
+      fillingHeap++;
+    }
     return entry;
   }
 
   /** Removes {@code entry}, the last one added, whose submission was declined. */
   void dropLast(Entry entry) {
     if (entries.peekLast() == entry) {
-      entries.pollLast();
+      removed(entries.pollLast());
+    }
+  }
+
+  private void removed(Entry entry) {
+    if (entry.fillsHeap) {
+      fillingHeap--;
     }
   }
 
@@ -104,7 +130,7 @@ final class InFlight {
   private void settleFront() {
     Entry front;
     while ((front = entries.peekFirst()) != null && front.pending <= 0) {
-      entries.pollFirst();
+      removed(entries.pollFirst());
       front.settle.settle(front.deviceNanos, front.failure);
     }
   }
@@ -113,6 +139,7 @@ final class InFlight {
   void abandon(DeviceExecutionException failure) {
     Entry front;
     while (entries != null && (front = entries.pollFirst()) != null) {
+      removed(front);
       front.settle.settle(System.nanoTime(), failure);
     }
   }

@@ -25,7 +25,7 @@ final class MemoryWork {
     DeviceMemory memory = engine.spec().memory();
     if (memory != null) {
       return new WorkItem.DeviceCommand(
-          "copyToDevice", memory.copyToDevice(src, block.region()), !src.isDirect());
+          "copyToDevice", memory.copyToDevice(src, block.region()), !src.isDirect(), false);
     }
     int from = src.position();
     return host("copyToDevice", () -> block.storage().put(0, src, from, length));
@@ -37,7 +37,8 @@ final class MemoryWork {
     Block block = buffer.block("copy from");
     DeviceMemory memory = engine.spec().memory();
     if (memory != null) {
-      return new WorkItem.DeviceCommand("copyToHost", memory.copyToHost(block.region(), dst));
+      return new WorkItem.DeviceCommand(
+          "copyToHost", memory.copyToHost(block.region(), dst), false, !dst.isDirect());
     }
     int to = dst.position();
     return host("copyToHost", () -> dst.put(to, block.storage(), 0, length));

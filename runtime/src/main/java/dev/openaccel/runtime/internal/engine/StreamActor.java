@@ -89,7 +89,8 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   private final InFlight inFlight; // null without a device queue, as is device
   private final DeviceSteps device;
   private Generation blockedOn; // parked until this generation completes
-  private WorkItem gated; // Java code or a heap copy, parked until the device work before it ended
+  private WorkItem gated; // Java code (or a heap copy), parked until the device work before it
+  // ended (or, for the copy, the work before it that may fill heap memory)
   private boolean lingerAfterTiming;
 
   private StreamActor(ActorContext<Command> context, StreamHandle handle, DeviceQueue queue) {
@@ -165,7 +166,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   private Behavior<Command> onDeviceEnded(DeviceEnded message) {
     DevicePool.settle();
     inFlight.ended(message.ended());
-    if (gated != null && inFlight.isEmpty()) {
+    if (gated != null && mayRunGated()) {
       WorkItem item = gated;
       gated = null;
       if (item instanceof WorkItem.HostWork kernel) {
@@ -273,8 +274,8 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   boolean runDevice(WorkItem.DeviceCommand command) {
     if (device == null) {
       DeviceSteps.refuse(handle.stream(), progress, command);
-    } else if (command.readsHeap() && deviceWorkInFlight()) {
-      gated = command; // the heap is read once the device has ended the work before it
+    } else if (command.readsHeap() && inFlight.fillingHeap()) {
+      gated = command; // the heap is read once no earlier work may still fill it
       return false;
     } else {
       device.submit(command);
@@ -327,6 +328,11 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
       inFlight.addSettled((nanos, failure) -> settleSync(sync));
     }
     return true;
+  }
+
+  /** Whether the gated item may run now: see {@link WorkItem.DeviceCommand} for heap copies. */
+  private boolean mayRunGated() {
+    return gated instanceof WorkItem.DeviceCommand ? !inFlight.fillingHeap() : inFlight.isEmpty();
   }
 
   /** Whether device items were submitted and have not all ended (never, without a device queue). */

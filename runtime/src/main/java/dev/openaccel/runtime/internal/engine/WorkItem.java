@@ -73,15 +73,17 @@ sealed interface WorkItem
   }
 
   /**
-   * Backend device work for the stream's device queue. If it {@code readsHeap} (a copy from a heap
-   * buffer, which the backend stages when it enqueues the copy), it is submitted only once the
-   * stream's earlier device work has ended: that work may still fill the buffer (a copy into a heap
-   * buffer writes it when it ends, and a wait on another stream's record ends after that stream's
-   * copies), and the source is read when the copy runs, in stream order.
+   * Backend device work for the stream's device queue. A copy from a heap buffer ({@code
+   * readsHeap}), which the backend stages when it enqueues the copy, is submitted only once no
+   * earlier work of the stream that may still fill heap memory is in flight: a copy into a heap
+   * buffer ({@code writesHeap}: the backend writes it when the copy ends) or a wait handed to the
+   * device (it ends after the copies of the stream it waits for), since the source is read when the
+   * copy runs, in stream order. Device kernels in flight write no heap memory and do not hold it.
    */
-  record DeviceCommand(String name, DeviceWork work, boolean readsHeap) implements WorkItem {
+  record DeviceCommand(String name, DeviceWork work, boolean readsHeap, boolean writesHeap)
+      implements WorkItem {
     DeviceCommand(String name, DeviceWork work) {
-      this(name, work, false);
+      this(name, work, false, false);
     }
 
     @Override

@@ -6,6 +6,7 @@ import dev.openaccel.runtime.spi.DeviceExecutor;
 import dev.openaccel.runtime.spi.DeviceQueue;
 import dev.openaccel.runtime.spi.DeviceWork;
 import dev.openaccel.runtime.spi.Marker;
+import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
@@ -24,12 +25,17 @@ import java.util.concurrent.atomic.AtomicInteger;
 final class QueueDevice implements DeviceExecutor {
 
   /**
-   * Work for this device: a body that runs on the queue's thread (it may throw), and what runs if
-   * the engine discards it instead.
+   * Work for this device: what runs as it is submitted, on the stream's thread (as a backend stages
+   * a heap source when it enqueues a copy), a body that runs on the queue's thread (it may throw),
+   * and what runs if the engine discards it instead.
    */
-  record Work(Runnable body, Runnable onDiscard) implements DeviceWork {
+  record Work(Runnable atSubmit, Runnable body, Runnable onDiscard) implements DeviceWork {
     Work(Runnable body) {
-      this(body, () -> {});
+      this(() -> {}, body, () -> {});
+    }
+
+    Work(Runnable body, Runnable onDiscard) {
+      this(() -> {}, body, onDiscard);
     }
 
     @Override
@@ -44,8 +50,16 @@ final class QueueDevice implements DeviceExecutor {
   /** How many markers the queues were given. */
   final AtomicInteger marks = new AtomicInteger();
 
+  private final Map<Stream, AtomicInteger> flushes = new ConcurrentHashMap<>();
+
   /** Every piece of work the queues were given. */
   final Set<DeviceWork> submitted = ConcurrentHashMap.newKeySet();
+
+  /** How many times the engine said {@code stream} had submitted all it had ({@code flush}). */
+  int flushes(Stream stream) {
+    AtomicInteger count = flushes.get(stream);
+    return count == null ? 0 : count.get();
+  }
 
   @Override
   public DeviceQueue open(Stream stream) {
@@ -54,8 +68,10 @@ final class QueueDevice implements DeviceExecutor {
 
   private final class Queue implements DeviceQueue {
     private final ExecutorService thread;
+    private final Stream stream;
 
     Queue(Stream stream) {
+      this.stream = stream;
       this.thread =
           Executors.newSingleThreadExecutor(
               body -> {
@@ -68,6 +84,7 @@ final class QueueDevice implements DeviceExecutor {
     @Override
     public void submit(DeviceWork work, Completion done) {
       Work w = (Work) work;
+      w.atSubmit().run();
       submitted.add(work);
       thread.execute(
           () -> {
@@ -109,6 +126,11 @@ final class QueueDevice implements DeviceExecutor {
             }
           });
       return true;
+    }
+
+    @Override
+    public void flush() {
+      flushes.computeIfAbsent(stream, s -> new AtomicInteger()).incrementAndGet();
     }
 
     @Override

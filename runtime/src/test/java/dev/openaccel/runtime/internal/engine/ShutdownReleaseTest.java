@@ -11,13 +11,11 @@ import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.internal.AfterTermination;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.DeviceMemory;
-import dev.openaccel.runtime.spi.DeviceWork;
 import dev.openaccel.runtime.spi.EngineSpec;
 import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.Test;
@@ -31,66 +29,11 @@ class ShutdownReleaseTest {
   private static final DeviceType TYPE = DeviceType.of("released");
   private static final Device D0 = Device.of(TYPE, 0);
 
-  /**
-   * Device memory that counts what it reserved and released, and builds {@link QueueDevice} work.
-   */
-  private static final class CountingMemory implements DeviceMemory {
-    record Region(Device device, long size) implements DeviceMemory.Region {}
-
-    final List<DeviceMemory.Region> reserved = new CopyOnWriteArrayList<>();
-    final List<DeviceMemory.Region> released = new CopyOnWriteArrayList<>();
-    final AtomicInteger discarded = new AtomicInteger();
-
-    @Override
-    public long capacity(Device device) {
-      return 1 << 30;
-    }
-
-    @Override
-    public DeviceMemory.Region reserve(Device device, long bytes) {
-      Region region = new Region(device, bytes);
-      reserved.add(region);
-      return region;
-    }
-
-    @Override
-    public void release(DeviceMemory.Region region) {
-      released.add(region);
-    }
-
-    private DeviceWork work() {
-      return new QueueDevice.Work(() -> {}, discarded::incrementAndGet);
-    }
-
-    @Override
-    public DeviceWork copyToDevice(ByteBuffer src, DeviceMemory.Region dst) {
-      return work();
-    }
-
-    @Override
-    public DeviceWork copyToHost(DeviceMemory.Region src, ByteBuffer dst) {
-      return work();
-    }
-
-    @Override
-    public DeviceWork copy(DeviceMemory.Region src, DeviceMemory.Region dst, long bytes) {
-      return work();
-    }
-
-    @Override
-    public ByteBuffer map(DeviceMemory.Region region, long bytes) {
-      return ByteBuffer.allocate((int) bytes);
-    }
-
-    @Override
-    public void unmap(DeviceMemory.Region region, ByteBuffer view) {}
-  }
-
   @Test
   void terminationReleasesEveryRegionOnceAndDiscardsWorkThatNeverRan() {
     ActorTestKit kit = ActorTestKit.create();
     QueueDevice device = new QueueDevice();
-    CountingMemory memory = new CountingMemory();
+    QueueMemory memory = new QueueMemory();
     ActorEngine engine =
         Engines.start(
             kit.system(),
@@ -108,10 +51,7 @@ class ShutdownReleaseTest {
 
     engine.blockOn(stream, new CompletableFuture<>()); // parks the stream for good
     AtomicInteger ran = new AtomicInteger();
-    engine.enqueue(
-        stream,
-        "never",
-        new QueueDevice.Work(ran::incrementAndGet, memory.discarded::incrementAndGet));
+    engine.enqueue(stream, "never", memory.work(ran::incrementAndGet));
     stream.copyToDevice(ByteBuffer.allocate(4096), open); // a heap copy
     stream.copyToDevice(ByteBuffer.allocateDirect(4096), open);
     engine.blockOn(other, new CompletableFuture<>());
