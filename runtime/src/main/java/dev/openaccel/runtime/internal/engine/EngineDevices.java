@@ -102,8 +102,21 @@ final class EngineDevices {
               for (Unit unit : units) {
                 unit.streams().all().forEach(h -> h.terminateIfUnattached(stopping));
               }
+              KernelInterrupter.start(system, interruptAfter(system), this::allStreams);
               return CompletableFuture.completedFuture(Done.getInstance());
             });
+  }
+
+  private static Duration interruptAfter(ActorSystem<?> system) {
+    return system.settings().config().getDuration("openaccel.interrupt-kernels-after");
+  }
+
+  private List<StreamHandle> allStreams() {
+    List<StreamHandle> all = new ArrayList<>();
+    for (Unit unit : units) {
+      all.addAll(unit.streams().all());
+    }
+    return all;
   }
 
   /** The dispatcher of the device's threads, on which its actors run. */

@@ -7,6 +7,8 @@ import dev.openaccel.runtime.spi.CurrentContext;
 import dev.openaccel.runtime.spi.LaunchModel;
 import dev.openaccel.runtime.trace.TraceEvent;
 import dev.openaccel.runtime.trace.Tracer;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
 import org.slf4j.Logger;
@@ -24,12 +26,35 @@ import org.slf4j.LoggerFactory;
  * <p>The stream's context stays installed from one kernel to the next (one thread-local read per
  * kernel, not three); the actor calls {@link #leave} before anything else runs on the thread.
  *
+ * <p>A kernel still running while the actor system shuts down may be interrupted ({@link
+ * #interrupt}); the interrupt reaches only the kernel it was meant for, never the code the thread
+ * runs after it.
+ *
  * <p>Owns: {@code saved}, the thread's own context while the stream's is installed (confined to the
- * actor); the failure it returns is recorded by the actor.
+ * actor); {@code running}, {@code runner} and {@code kernelName}, which the device thread writes as
+ * a kernel starts and ends and {@link #interrupt} reads (see {@code running}); the failure it
+ * returns is recorded by the actor.
  */
 final class Kernels {
   private static final Logger log = LoggerFactory.getLogger(Kernels.class);
   private static final long SPIN_LIMIT_NANOS = 50_000;
+
+  // The states of {@code running}. OUT -> IN and IN -> OUT by the device thread around a kernel;
+  // IN -> INTERRUPTING -> INTERRUPTED by interrupt(), which interrupts the thread in between; a
+  // kernel ending meanwhile waits for INTERRUPTED, then clears the thread's flag and writes OUT.
+  private static final int OUT = 0;
+  private static final int IN = 1;
+  private static final int INTERRUPTING = 2;
+  private static final int INTERRUPTED = 3;
+  private static final VarHandle RUNNING;
+
+  static {
+    try {
+      RUNNING = MethodHandles.lookup().findVarHandle(Kernels.class, "running", int.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   private final Stream stream;
   private final LaunchModel launchModel;
@@ -37,6 +62,12 @@ final class Kernels {
   private final CurrentContext current;
   private final DeviceContext kernelContext;
   private DeviceContext saved; // null: the thread's own context is current
+
+  @SuppressWarnings("unused") // through RUNNING
+  private volatile int running;
+
+  private Thread runner; // written before running is set to IN, read after reading IN
+  private String kernelName; // likewise
 
   Kernels(Stream stream, LaunchModel launchModel, Tracer tracer, CurrentContext current) {
     this.stream = stream;
@@ -65,11 +96,20 @@ final class Kernels {
     enter();
     Object value = null;
     DeviceExecutionException failure = null;
+    runner = Thread.currentThread();
+    kernelName = name;
+    RUNNING.setRelease(this, IN);
     try {
       value = body.run();
     } catch (Throwable t) {
       failure = failed(name, t);
     } finally {
+      if (!RUNNING.compareAndSet(this, IN, OUT)) {
+        while ((int) RUNNING.getAcquire(this) == INTERRUPTING) {
+          Thread.onSpinWait(); // the interrupt is on its way: let it land before clearing it
+        }
+        RUNNING.setRelease(this, OUT);
+      }
       Thread.interrupted(); // a kernel's interrupt flag ends with it, as in ThreadPoolExecutor
     }
     finished(traced, name, failure);
@@ -85,6 +125,25 @@ final class Kernels {
     } else if (now != kernelContext) {
       current.set(kernelContext); // the previous kernel changed it; that change ended with it
     }
+  }
+
+  /**
+   * Interrupts the thread of the kernel running now, if one is and it was not interrupted before;
+   * any thread.
+   *
+   * @return the kernel's name if this call interrupted it, else null
+   */
+  String interrupt() {
+    if (!RUNNING.compareAndSet(this, IN, INTERRUPTING)) {
+      return null;
+    }
+    String name = kernelName;
+    try {
+      runner.interrupt();
+    } finally {
+      RUNNING.setRelease(this, INTERRUPTED);
+    }
+    return name;
   }
 
   /** Restores the thread's own context if a kernel's is installed. */

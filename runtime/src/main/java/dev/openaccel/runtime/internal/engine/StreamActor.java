@@ -103,6 +103,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     this.kernels =
         new Kernels(
             handle.stream(), engine.spec().launchModel(), engine.tracer(), engine.current());
+    handle.runsKernelsWith(kernels);
     this.queue = queue;
     if (queue == null) { // every item is Java code run here: nothing is ever in flight
       this.inFlight = null;

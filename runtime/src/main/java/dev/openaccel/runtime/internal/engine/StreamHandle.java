@@ -46,6 +46,7 @@ final class StreamHandle implements Stream.Ops {
   private volatile DeviceExecutionException terminated;
   // Written once by the actor when it opens the stream (false until then): no device queue.
   private volatile boolean hostOnly;
+  private volatile Kernels kernels; // its actor's, once started: for interrupts at shutdown
 
   /**
    * A stream of {@code device}'s actor, which spawns this stream's actor on the first enqueue: a
@@ -119,6 +120,22 @@ final class StreamHandle implements Stream.Ops {
   /** Called by the stream's actor once, before its first item: whether it has no device queue. */
   void opened(boolean withoutDeviceQueue) {
     hostOnly = withoutDeviceQueue;
+  }
+
+  /** The actor's Java kernels, which {@link #interruptKernel} may interrupt; set once. */
+  void runsKernelsWith(Kernels actorKernels) {
+    kernels = actorKernels;
+  }
+
+  /**
+   * Interrupts the Java kernel this stream runs now, if any (the actor system is shutting down and
+   * the kernel has outlasted the grace period); any thread.
+   *
+   * @return the kernel's name if this call interrupted it, else null
+   */
+  String interruptKernel() {
+    Kernels running = kernels;
+    return running == null ? null : running.interrupt();
   }
 
   @Override
