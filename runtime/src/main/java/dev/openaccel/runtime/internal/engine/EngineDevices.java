@@ -49,6 +49,7 @@ final class EngineDevices {
   private final Unit[] units;
   private final Set<CompletableFuture<Void>> pendingSyncs = ConcurrentHashMap.newKeySet();
   private volatile String stopped;
+  private volatile boolean shuttingDown; // set once, as the actor system's shutdown begins
   private final Runnable reportIdle = this::reportIdle;
 
   // Each registry reads the stop reason of this table while it is being built.
@@ -98,6 +99,7 @@ final class EngineDevices {
             CoordinatedShutdown.PhaseBeforeActorSystemTerminate(),
             "openaccel-" + spec.type().name() + "-unstarted-streams",
             () -> {
+              shuttingDown = true; // before any kernel can be interrupted (see Kernels)
               String stopping = "the actor system '" + system.name() + "' is shutting down";
               for (Unit unit : units) {
                 unit.streams().all().forEach(h -> h.terminateIfUnattached(stopping));
@@ -139,6 +141,11 @@ final class EngineDevices {
 
   MemoryStats memoryStats(int device) {
     return units[device].allocator().stats();
+  }
+
+  /** Whether the actor system's shutdown has begun. */
+  boolean shuttingDown() {
+    return shuttingDown;
   }
 
   /** Why the engine stopped, or null while it runs. */

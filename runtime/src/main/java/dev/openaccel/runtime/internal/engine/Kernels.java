@@ -11,6 +11,7 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
+import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,7 +29,9 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A kernel still running while the actor system shuts down may be interrupted ({@link
  * #interrupt}); the interrupt reaches only the kernel it was meant for, never the code the thread
- * runs after it.
+ * runs after it. That costs a release store and a volatile read per kernel, no fence: a kernel ends
+ * with a compare-and-set, which waits for an interrupt on its way, only once the shutdown has begun
+ * ({@code shuttingDown}), and interrupts are sent only a grace period after that.
  *
  * <p>Owns: {@code saved}, the thread's own context while the stream's is installed (confined to the
  * actor); {@code running}, {@code runner} and {@code kernelName}, which the device thread writes as
@@ -39,9 +42,11 @@ final class Kernels {
   private static final Logger log = LoggerFactory.getLogger(Kernels.class);
   private static final long SPIN_LIMIT_NANOS = 50_000;
 
-  // The states of {@code running}. OUT -> IN and IN -> OUT by the device thread around a kernel;
-  // IN -> INTERRUPTING -> INTERRUPTED by interrupt(), which interrupts the thread in between; a
-  // kernel ending meanwhile waits for INTERRUPTED, then clears the thread's flag and writes OUT.
+  // The states of {@code running}. OUT -> IN and IN -> OUT by the device thread around a kernel
+  // (release stores; during a shutdown, IN -> OUT by compare-and-set); IN -> INTERRUPTING ->
+  // INTERRUPTED by interrupt(), which interrupts the thread in between; a kernel ending meanwhile
+  // waits for INTERRUPTED, then clears the thread's flag and writes OUT. interrupt() runs only a
+  // grace period after shuttingDown turned true, so a kernel that read it false ended long before.
   private static final int OUT = 0;
   private static final int IN = 1;
   private static final int INTERRUPTING = 2;
@@ -61,6 +66,7 @@ final class Kernels {
   private final Tracer tracer;
   private final CurrentContext current;
   private final DeviceContext kernelContext;
+  private final BooleanSupplier shuttingDown;
   private DeviceContext saved; // null: the thread's own context is current
 
   @SuppressWarnings("unused") // through RUNNING
@@ -69,7 +75,16 @@ final class Kernels {
   private Thread runner; // written before running is set to IN, read after reading IN
   private String kernelName; // likewise
 
-  Kernels(Stream stream, LaunchModel launchModel, Tracer tracer, CurrentContext current) {
+  /**
+   * @param shuttingDown whether the actor system's shutdown has begun; true from then on
+   */
+  Kernels(
+      Stream stream,
+      LaunchModel launchModel,
+      Tracer tracer,
+      CurrentContext current,
+      BooleanSupplier shuttingDown) {
+    this.shuttingDown = shuttingDown;
     this.stream = stream;
     this.launchModel = launchModel;
     this.tracer = tracer;
@@ -104,7 +119,9 @@ final class Kernels {
     } catch (Throwable t) {
       failure = failed(name, t);
     } finally {
-      if (!RUNNING.compareAndSet(this, IN, OUT)) {
+      if (!shuttingDown.getAsBoolean()) {
+        RUNNING.setRelease(this, OUT);
+      } else if (!RUNNING.compareAndSet(this, IN, OUT)) {
         while ((int) RUNNING.getAcquire(this) == INTERRUPTING) {
           Thread.onSpinWait(); // the interrupt is on its way: let it land before clearing it
         }

@@ -102,7 +102,11 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     ActorEngine engine = handle.engine();
     this.kernels =
         new Kernels(
-            handle.stream(), engine.spec().launchModel(), engine.tracer(), engine.current());
+            handle.stream(),
+            engine.spec().launchModel(),
+            engine.tracer(),
+            engine.current(),
+            engine.devices()::shuttingDown);
     handle.runsKernelsWith(kernels);
     this.queue = queue;
     if (queue == null) { // every item is Java code run here: nothing is ever in flight
