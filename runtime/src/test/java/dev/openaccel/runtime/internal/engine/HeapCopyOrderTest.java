@@ -133,12 +133,15 @@ class HeapCopyOrderTest {
     producer.copyToDevice(pattern(11), filled);
     Event filledHeap = Engines.newEvent(ENGINE, EventOptions.defaults());
     ByteBuffer heap = ByteBuffer.allocate(SIZE);
-    int marks = DEVICE.marks.get();
     int waits = DEVICE.deviceWaits.get();
-    CountDownLatch gate = holdQueue(producer);
-    producer.copyToHost(filled, heap);
-    filledHeap.record(producer);
-    assertTrue(Engines.eventually(() -> DEVICE.marks.get() > marks), "the record is on its queue");
+    CountDownLatch gate = new CountDownLatch(1);
+    enqueueInOneTurn( // once it returns, the record's marker is on the producer's queue
+        producer,
+        () -> {
+          ENGINE.enqueue(producer, "gate", new QueueDevice.Work(Engines.awaiting(gate)));
+          producer.copyToHost(filled, heap);
+          filledHeap.record(producer);
+        });
     enqueueInOneTurn(
         consumer,
         () -> {
