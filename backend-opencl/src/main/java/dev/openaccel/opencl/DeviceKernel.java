@@ -102,13 +102,16 @@ public final class DeviceKernel {
     Objects.requireNonNull(launchName, "launchName");
     Objects.requireNonNull(shape, "shape");
     KernelArguments encoded = KernelArguments.encode(name, parameters, args, target);
+    ClLaunch launch;
     try {
       requireLocalMemory(stream, encoded.localBytes());
-      target.enqueue(stream, new ClLaunch(this, launchName, shape, encoded));
+      launch = new ClLaunch(this, launchName, shape, encoded);
     } catch (RuntimeException e) {
       encoded.enqueued();
       throw e;
     }
+    target.enqueue(
+        stream, launch); // the engine's from here: it gives the uses back, also if refused
   }
 
   /**

@@ -15,9 +15,12 @@ interface LaunchTarget {
   ClRegion region(DeviceBuffer buffer, String use);
 
   /**
-   * Puts {@code launch} into {@code stream}'s order.
+   * Puts {@code launch} into {@code stream}'s order; from this call on the launch is the engine's,
+   * which gives its buffers' uses back (when it is enqueued, or discarded if it never will be, also
+   * when this call throws).
    *
    * @throws IllegalArgumentException if {@code stream} is not an opencl stream of this accelerator
+   * @throws IllegalStateException if the stream accepts no more work
    */
   void enqueue(Stream stream, ClLaunch launch);
 }

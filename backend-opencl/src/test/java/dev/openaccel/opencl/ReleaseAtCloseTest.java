@@ -1,6 +1,7 @@
 package dev.openaccel.opencl;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
@@ -37,5 +38,26 @@ class ReleaseAtCloseTest {
 
     accelerator.close();
     assertEquals(0, memory.liveBuffers(), "cl_mems left after close");
+  }
+
+  @Test
+  void aLaunchOnAnotherAcceleratorsStreamGivesItsBufferBackOnce() {
+    Accelerator accelerator = OpenClTestSupport.start();
+    Accelerator other = OpenClTestSupport.start();
+    try {
+      ClDeviceMemory memory = OpenClSystem.of(accelerator.system()).backend().memory();
+      Device device = Device.of(OpenClProvider.TYPE, 0);
+      DeviceBuffer buffer = accelerator.allocate(device, 4096);
+      DeviceKernel kernel = OpenCl.get(accelerator).compile(AfterCloseTest.SOURCE).kernel("k");
+      Stream foreign = other.newStream(device);
+      assertThrows(
+          IllegalArgumentException.class, () -> kernel.launch(foreign, LaunchShape.of(1), buffer));
+      buffer.close();
+      accelerator.close();
+      assertEquals(0, memory.liveBuffers(), "the buffer's use was given back once");
+    } finally {
+      accelerator.close();
+      other.close();
+    }
   }
 }

@@ -3,7 +3,9 @@ package dev.openaccel.runtime.spi;
 /**
  * A unit of backend device work (a compiled kernel launch, a device copy) that the engine hands to
  * a stream's {@link DeviceQueue} in stream order. Opaque to the engine; its backend's queue knows
- * how to submit it.
+ * how to submit it. Work handed to {@link Engine#enqueue} must not write Java heap memory: the
+ * engine orders copies from heap buffers only behind the copies into heap buffers it built itself
+ * ({@link DeviceMemory#copyToHost}).
  */
 public interface DeviceWork {
 

@@ -217,10 +217,10 @@ public final class ActorEngine implements Engine {
 
   @Override
   public void enqueue(Stream stream, String name, DeviceWork work) {
-    Objects.requireNonNull(name, "name");
     Objects.requireNonNull(work, "work");
     StreamHandle handle;
     try {
+      Objects.requireNonNull(name, "name");
       handle = handleOf(stream);
     } catch (RuntimeException e) {
       work.discard(); // built for a stream it can never run on

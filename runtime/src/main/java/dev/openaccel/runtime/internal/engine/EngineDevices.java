@@ -50,6 +50,7 @@ final class EngineDevices {
   private final Set<CompletableFuture<Void>> pendingSyncs = ConcurrentHashMap.newKeySet();
   private volatile String stopped;
   private volatile boolean shuttingDown; // set once, as the actor system's shutdown begins
+  private final Duration interruptAfter;
   private final Runnable reportIdle = this::reportIdle;
 
   // Each registry reads the stop reason of this table while it is being built.
@@ -57,6 +58,7 @@ final class EngineDevices {
   EngineDevices(ActorEngine engine, ActorSystem<?> system, Duration syncTimeout) {
     this.engine = engine;
     this.syncTimeout = syncTimeout;
+    this.interruptAfter = interruptAfter(system);
     EngineSpec spec = engine.spec();
     this.units = new Unit[spec.deviceCount()];
     for (int i = 0; i < units.length; i++) {
@@ -104,13 +106,23 @@ final class EngineDevices {
               for (Unit unit : units) {
                 unit.streams().all().forEach(h -> h.terminateIfUnattached(stopping));
               }
-              KernelInterrupter.start(system, interruptAfter(system), this::allStreams);
+              KernelInterrupter.start(system, interruptAfter, this::allStreams);
               return CompletableFuture.completedFuture(Done.getInstance());
             });
   }
 
+  /**
+   * {@code openaccel.interrupt-kernels-after}, read at start so that a bad value fails there.
+   *
+   * @throws IllegalArgumentException if it is under 10 ms (see {@link Kernels})
+   */
   private static Duration interruptAfter(ActorSystem<?> system) {
-    return system.settings().config().getDuration("openaccel.interrupt-kernels-after");
+    String key = "openaccel.interrupt-kernels-after";
+    Duration grace = system.settings().config().getDuration(key);
+    if (grace.toMillis() < 10) {
+      throw new IllegalArgumentException(key + " must be at least 10 ms, got " + grace);
+    }
+    return grace;
   }
 
   private List<StreamHandle> allStreams() {

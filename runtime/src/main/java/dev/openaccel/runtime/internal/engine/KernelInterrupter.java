@@ -46,12 +46,12 @@ final class KernelInterrupter {
                   String kernel = stream.interruptKernel();
                   if (kernel != null) {
                     log.warn(
-                        "interrupted kernel '{}' on {}: still running {} ms into the shutdown of"
-                            + " actor system '{}'",
+                        "interrupted kernel '{}' on {}: actor system '{}' has been shutting down"
+                            + " for more than {} ms",
                         kernel,
                         stream,
-                        grace.toMillis(),
-                        system.name());
+                        system.name(),
+                        grace.toMillis());
                   }
                 }
               } while (!await(terminated, ROUND_MILLIS) && System.nanoTime() < until);

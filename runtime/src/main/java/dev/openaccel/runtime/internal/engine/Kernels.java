@@ -11,7 +11,6 @@ import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.locks.LockSupport;
-import java.util.function.BooleanSupplier;
 import org.slf4j.Logger;
 import org.slf4j.LoggerFactory;
 
@@ -28,10 +27,13 @@ import org.slf4j.LoggerFactory;
  * kernel, not three); the actor calls {@link #leave} before anything else runs on the thread.
  *
  * <p>A kernel still running while the actor system shuts down may be interrupted ({@link
- * #interrupt}); the interrupt reaches only the kernel it was meant for, never the code the thread
- * runs after it. That costs a release store and a volatile read per kernel, no fence: a kernel ends
- * with a compare-and-set, which waits for an interrupt on its way, only once the shutdown has begun
- * ({@code shuttingDown}), and interrupts are sent only a grace period after that.
+ * #interrupt}). That costs a release store and a volatile read per kernel, no fence: a kernel ends
+ * with a compare-and-set, which waits for an interrupt on its way and so keeps it from landing on
+ * what the thread runs next, only once the shutdown has begun ({@code shuttingDown}). Interrupts
+ * are sent only a grace period (at least 10 ms, 2 s by default) after that, so this relies on a
+ * kernel that read the flag as false storing its end within that time; a thread stalled longer
+ * right there gets the interrupt after its kernel, during the shutdown, where the device pool keeps
+ * serving through it.
  *
  * <p>Owns: {@code saved}, the thread's own context while the stream's is installed (confined to the
  * actor); {@code running}, {@code runner} and {@code kernelName}, which the device thread writes as
@@ -46,7 +48,8 @@ final class Kernels {
   // (release stores; during a shutdown, IN -> OUT by compare-and-set); IN -> INTERRUPTING ->
   // INTERRUPTED by interrupt(), which interrupts the thread in between; a kernel ending meanwhile
   // waits for INTERRUPTED, then clears the thread's flag and writes OUT. interrupt() runs only a
-  // grace period after shuttingDown turned true, so a kernel that read it false ended long before.
+  // grace period after shuttingDown turned true, so a kernel that read it false has (in all but a
+  // thread stalled that long) stored OUT long before; interrupt() never overwrites a newer state.
   private static final int OUT = 0;
   private static final int IN = 1;
   private static final int INTERRUPTING = 2;
@@ -66,7 +69,7 @@ final class Kernels {
   private final Tracer tracer;
   private final CurrentContext current;
   private final DeviceContext kernelContext;
-  private final BooleanSupplier shuttingDown;
+  private final EngineDevices devices; // whether the actor system's shutdown has begun
   private DeviceContext saved; // null: the thread's own context is current
 
   @SuppressWarnings("unused") // through RUNNING
@@ -76,15 +79,15 @@ final class Kernels {
   private String kernelName; // likewise
 
   /**
-   * @param shuttingDown whether the actor system's shutdown has begun; true from then on
+   * @param devices the engine's devices, which say whether the actor system's shutdown has begun
    */
   Kernels(
       Stream stream,
       LaunchModel launchModel,
       Tracer tracer,
       CurrentContext current,
-      BooleanSupplier shuttingDown) {
-    this.shuttingDown = shuttingDown;
+      EngineDevices devices) {
+    this.devices = devices;
     this.stream = stream;
     this.launchModel = launchModel;
     this.tracer = tracer;
@@ -119,7 +122,7 @@ final class Kernels {
     } catch (Throwable t) {
       failure = failed(name, t);
     } finally {
-      if (!shuttingDown.getAsBoolean()) {
+      if (!devices.shuttingDown()) {
         RUNNING.setRelease(this, OUT);
       } else if (!RUNNING.compareAndSet(this, IN, OUT)) {
         while ((int) RUNNING.getAcquire(this) == INTERRUPTING) {
@@ -158,7 +161,7 @@ final class Kernels {
     try {
       runner.interrupt();
     } finally {
-      RUNNING.setRelease(this, INTERRUPTED);
+      RUNNING.compareAndSet(this, INTERRUPTING, INTERRUPTED); // unless the kernel ended unaware
     }
     return name;
   }

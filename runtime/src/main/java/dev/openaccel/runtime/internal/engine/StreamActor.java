@@ -106,7 +106,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
             engine.spec().launchModel(),
             engine.tracer(),
             engine.current(),
-            engine.devices()::shuttingDown);
+            engine.devices());
     handle.runsKernelsWith(kernels);
     this.queue = queue;
     if (queue == null) { // every item is Java code run here: nothing is ever in flight

@@ -1,6 +1,7 @@
 package dev.openaccel.runtime.internal.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
@@ -65,18 +66,22 @@ class ShutdownInterruptTest {
     assertTrue(started.await(10, TimeUnit.SECONDS), "the first kernel runs");
 
     kit.system().terminate();
-    kit.system().getWhenTerminated().toCompletableFuture().get(20, TimeUnit.SECONDS);
+    try {
+      kit.system().getWhenTerminated().toCompletableFuture().get(20, TimeUnit.SECONDS);
+    } finally {
+      never.countDown();
+    }
     assertEquals("first: interrupted", ends.get(0));
     assertTrue(
         ends.size() == 1 || ends.get(1).equals("second: interrupted"),
         "a kernel that started during the shutdown is interrupted too: " + ends);
-    never.countDown();
   }
 
   @Test
   void aKernelEndingWithinTheGraceIsNotInterrupted() throws Exception {
     ActorTestKit kit = kit("30s");
-    Stream stream = engine(kit).getNewStream(D0, 0);
+    ActorEngine engine = engine(kit);
+    Stream stream = engine.getNewStream(D0, 0);
     CountDownLatch gate = new CountDownLatch(1);
     CountDownLatch started = new CountDownLatch(1);
     List<String> ends = new CopyOnWriteArrayList<>();
@@ -85,8 +90,27 @@ class ShutdownInterruptTest {
 
     CompletableFuture<?> terminated = kit.system().getWhenTerminated().toCompletableFuture();
     kit.system().terminate();
-    gate.countDown(); // the kernel ends during the shutdown, long before the grace is out
+    try {
+      assertTrue(
+          Engines.eventually(() -> engine.devices().shuttingDown()), "the shutdown has begun");
+    } finally {
+      gate.countDown(); // the kernel ends during the shutdown, long before the grace is out
+    }
     terminated.get(20, TimeUnit.SECONDS);
     assertEquals(List.of("short: opened"), ends);
+  }
+
+  @Test
+  void aGraceUnder10MillisecondsIsRefusedAtStart() {
+    ActorTestKit kit = kit("5ms");
+    try {
+      IllegalArgumentException refused =
+          assertThrows(IllegalArgumentException.class, () -> engine(kit));
+      assertEquals(
+          "openaccel.interrupt-kernels-after must be at least 10 ms, got PT0.005S",
+          refused.getMessage());
+    } finally {
+      kit.shutdownTestKit();
+    }
   }
 }
