@@ -83,11 +83,12 @@ public final class Accelerator implements Extension, AutoCloseable {
    * shutdown and returns at once, as Pekko's {@code terminate()} does, and the system then
    * terminates by itself: waiting there would wait for the thread the caller holds.
    *
-   * <p>Java kernels still running {@code openaccel.interrupt-kernels-after} (2 s) into the shutdown
-   * are interrupted, so that one blocked in an interruptible call fails instead of holding the
-   * shutdown up. Once the system has terminated, the backends give back what they hold (device
-   * memory, buffers still open included; native handles), and a waiting {@code close()} returns
-   * after that.
+   * <p>Java kernels still running {@code openaccel.interrupt-kernels-after} (2 s) after the last
+   * phase of the system's coordinated shutdown began are interrupted, so that one blocked in an
+   * interruptible call fails instead of holding the shutdown up (one that ignores interrupts still
+   * does). Once the system has terminated, the backends give back what they hold (device memory,
+   * buffers still open included; native handles), and a {@code close()} that waits for the
+   * termination returns after that.
    *
    * @throws IllegalStateException if the system did not terminate, or its backends did not release
    *     their resources, within 30 seconds each
