@@ -45,10 +45,17 @@ public final class DeviceKernel {
   private final List<KernelParameter> parameters;
   private final LaunchTarget target;
   private final long[] ownLocalMemory; // by device index: the kernel's own __local variables
-  private final long[] slotBits; // what each argument slot holds, while slotSet
-  private final ClRegion[] slotRegions; // a buffer's region: a freed cl_mem's handle comes back
-  private final int[] slotSizes;
-  private final boolean[] slotSet;
+  private final Slot[] slots; // what each argument slot holds; null: not set (or a set failed)
+
+  /**
+   * What an argument slot was set to: the value's bits, its buffer's region (compared by identity:
+   * a freed {@code cl_mem}'s handle value comes back for a new buffer) and its size.
+   */
+  private record Slot(long bits, ClRegion region, int size) {
+    boolean holds(long otherBits, ClRegion otherRegion, int otherSize) {
+      return bits == otherBits && region == otherRegion && size == otherSize;
+    }
+  }
 
   DeviceKernel(ClProgram program, String name, LaunchTarget target) {
     this.context = program.context();
@@ -66,10 +73,7 @@ public final class DeviceKernel {
     for (int i = 0; i < ownLocalMemory.length; i++) { // before any local argument is set
       ownLocalMemory[i] = localMemorySize(kernel, context.device(i));
     }
-    this.slotBits = new long[parameters.size()];
-    this.slotRegions = new ClRegion[parameters.size()];
-    this.slotSizes = new int[parameters.size()];
-    this.slotSet = new boolean[parameters.size()];
+    this.slots = new Slot[parameters.size()];
   }
 
   public String name() {
@@ -110,8 +114,8 @@ public final class DeviceKernel {
       encoded.enqueued();
       throw e;
     }
-    target.enqueue(
-        stream, launch); // the engine's from here: it gives the uses back, also if refused
+    // The engine's from here: it gives the uses back, also if it refuses the launch.
+    target.enqueue(stream, launch);
   }
 
   /**
@@ -173,20 +177,18 @@ public final class DeviceKernel {
         long bits = args.bits(i); // 0 for local memory, which only a size describes
         ClRegion region = args.region(i);
         int size = args.size(i);
-        if (slotSet[i] && slotBits[i] == bits && slotRegions[i] == region && slotSizes[i] == size) {
+        Slot slot = slots[i];
+        if (slot != null && slot.holds(bits, region, size)) {
           continue;
         }
-        slotSet[i] = false;
+        slots[i] = null;
         MemoryUtil.memPutLong(value, bits);
         int rc = nclSetKernelArg(kernel, i, size, args.isLocal(i) ? 0L : value);
         if (rc != 0) {
           throw new OpenClException(
               "clSetKernelArg(" + name + ", " + i + " " + parameters.get(i) + ")", rc);
         }
-        slotBits[i] = bits;
-        slotRegions[i] = region;
-        slotSizes[i] = size;
-        slotSet[i] = true;
+        slots[i] = new Slot(bits, region, size);
       }
       long[] global = shape.global();
       long[] local = shape.local();

@@ -166,17 +166,13 @@ final class CachingAllocator {
   synchronized void stop() {
     stopped = true;
     releaseCache();
-    for (Block block : lent) {
-      reserved -= block.size();
-      source.release(block);
-    }
+    lent.forEach(this::giveBack);
     lent.clear();
   }
 
   private synchronized void cache(Block block) {
     if (stopped) {
-      reserved -= block.size();
-      source.release(block);
+      giveBack(block);
       return;
     }
     cache
@@ -205,12 +201,15 @@ final class CachingAllocator {
   private void releaseCache() {
     for (TreeMap<Long, ArrayDeque<Block>> sizes : cache.values()) {
       for (ArrayDeque<Block> blocks : sizes.values()) {
-        for (Block block : blocks) {
-          reserved -= block.size();
-          source.release(block);
-        }
+        blocks.forEach(this::giveBack);
       }
     }
     cache.clear();
+  }
+
+  /** Returns {@code block}, which no buffer holds any more, to the device; under the monitor. */
+  private void giveBack(Block block) {
+    reserved -= block.size();
+    source.release(block);
   }
 }

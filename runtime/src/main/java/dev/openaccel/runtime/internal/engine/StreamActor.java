@@ -171,15 +171,12 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   private Behavior<Command> onDeviceEnded(DeviceEnded message) {
     DevicePool.settle();
     inFlight.ended(message.ended());
-    if (gated != null && mayRunGated()) {
+    if (gated != null) {
       WorkItem item = gated;
       gated = null;
-      if (item instanceof WorkItem.HostWork kernel) {
-        runHostNow(kernel);
-      } else {
-        device.submit((WorkItem.DeviceCommand) item);
+      if (item.runOn(this)) { // its own step decides again whether it must still wait
+        drain();
       }
-      drain();
     }
     return this;
   }
@@ -333,11 +330,6 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
       inFlight.addSettled((nanos, failure) -> settleSync(sync));
     }
     return true;
-  }
-
-  /** Whether the gated item may run now: see {@link WorkItem.DeviceCommand} for heap copies. */
-  private boolean mayRunGated() {
-    return gated instanceof WorkItem.DeviceCommand ? !inFlight.fillingHeap() : inFlight.isEmpty();
   }
 
   /** Whether device items were submitted and have not all ended (never, without a device queue). */
