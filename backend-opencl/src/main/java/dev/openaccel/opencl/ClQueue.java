@@ -166,6 +166,9 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         }
       }
     }
+    if (rc == 0 && !watched && prompt == NOTHING) {
+      return NOTHING; // the common case in a run: nothing left to do, nothing to allocate
+    }
     int code = rc;
     long watchedSeq = watched ? seq : 0;
     long watchedHandle = handle;

@@ -190,13 +190,16 @@ public final class DeviceKernel {
         }
         slots[i] = new Slot(bits, region, size);
       }
-      long[] global = shape.global();
-      long[] local = shape.local();
-      PointerBuffer g = stack.mallocPointer(global.length).put(global).flip();
-      long l =
-          local.length == 0 ? 0L : stack.mallocPointer(local.length).put(local).flip().address();
       return nclEnqueueNDRangeKernel(
-          queue, kernel, global.length, 0L, g.address(), l, 0, 0L, eventAddress);
+          queue,
+          kernel,
+          shape.dimensions(),
+          0L,
+          shape.global(stack),
+          shape.local(stack),
+          0,
+          0L,
+          eventAddress);
     }
   }
 

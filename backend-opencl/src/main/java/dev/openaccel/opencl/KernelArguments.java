@@ -29,16 +29,13 @@ final class KernelArguments {
   /** How argument {@code i} is passed: {@code size} bytes of {@code bits}, or a null pointer. */
   private final long[] bits;
 
-  private final ClRegion[] regions;
-
   private final int[] sizes;
-  private final boolean[] local;
+  private ClRegion[] regions; // null until a buffer is put: a launch of values makes none
+  private boolean[] local; // null until a local-memory argument is put
 
   private KernelArguments(int count) {
     bits = new long[count];
-    regions = new ClRegion[count];
     sizes = new int[count];
-    local = new boolean[count];
   }
 
   /**
@@ -81,11 +78,17 @@ final class KernelArguments {
         String use = "launch a kernel on";
         ClRegion region = target.region(require(kernel, p, arg, DeviceBuffer.class), use);
         bits[i] = region.acquire(use);
+        if (regions == null) {
+          regions = new ClRegion[bits.length];
+        }
         regions[i] = region;
         sizes[i] = Long.BYTES;
       }
       case LOCAL -> {
         sizes[i] = Math.toIntExact(require(kernel, p, arg, LocalMemory.class).bytes());
+        if (local == null) {
+          local = new boolean[bits.length];
+        }
         local[i] = true;
       }
       case PRIVATE -> {
@@ -143,7 +146,7 @@ final class KernelArguments {
 
   /** The region argument {@code i} names, or null for a value or local memory. */
   ClRegion region(int i) {
-    return regions[i];
+    return regions == null ? null : regions[i];
   }
 
   /** The bits of argument {@code i}: a value, or a buffer's {@code cl_mem}. */
@@ -153,6 +156,9 @@ final class KernelArguments {
 
   /** Gives back the regions' uses; called once, after the launch was enqueued or abandoned. */
   void enqueued() {
+    if (regions == null) {
+      return;
+    }
     for (ClRegion region : regions) {
       if (region != null) {
         region.enqueued();
@@ -166,13 +172,13 @@ final class KernelArguments {
 
   /** True for a {@code __local} argument: {@link #size} bytes, no value. */
   boolean isLocal(int i) {
-    return local[i];
+    return local != null && local[i];
   }
 
   /** The bytes of local memory the arguments ask for, summed. */
   long localBytes() {
     long bytes = 0;
-    for (int i = 0; i < local.length; i++) {
+    for (int i = 0; local != null && i < local.length; i++) {
       bytes += local[i] ? sizes[i] : 0;
     }
     return bytes;

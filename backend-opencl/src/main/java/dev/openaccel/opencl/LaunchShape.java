@@ -1,6 +1,10 @@
 package dev.openaccel.opencl;
 
+import static org.lwjgl.system.MemoryUtil.memPutAddress;
+import static org.lwjgl.system.Pointer.POINTER_SIZE;
+
 import java.util.Arrays;
+import org.lwjgl.system.MemoryStack;
 
 /**
  * The shape of a device-kernel launch: the global size (work-items per dimension, CUDA's grid size
@@ -64,6 +68,27 @@ public record LaunchShape(long[] global, long[] local) {
 
   public int dimensions() {
     return global.length;
+  }
+
+  /**
+   * The global sizes as a {@code size_t} array on {@code stack}, for {@code
+   * clEnqueueNDRangeKernel}: its address (no copy of the array on the heap).
+   */
+  long global(MemoryStack stack) {
+    return sizes(stack, global);
+  }
+
+  /** The local sizes as a {@code size_t} array on {@code stack}: its address, 0 if none. */
+  long local(MemoryStack stack) {
+    return local.length == 0 ? 0L : sizes(stack, local);
+  }
+
+  private static long sizes(MemoryStack stack, long[] sizes) {
+    long address = stack.nmalloc(POINTER_SIZE, sizes.length * POINTER_SIZE);
+    for (int i = 0; i < sizes.length; i++) {
+      memPutAddress(address + (long) i * POINTER_SIZE, sizes[i]);
+    }
+    return address;
   }
 
   @Override

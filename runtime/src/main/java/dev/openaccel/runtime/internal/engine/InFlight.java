@@ -2,37 +2,56 @@ package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.spi.Completion;
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.util.ArrayDeque;
-import java.util.function.Consumer;
 
 /**
  * The items a stream has handed to its device queue and not yet seen end, in submission order.
- * Device callbacks may end them in any order; each end is handed to the stream's actor as a
- * message, and the actor settles items strictly from the front, so progress, failures and records
- * are applied in stream order. Internal; confined to the stream's actor.
+ * Device callbacks may end them in any order and on any thread; an end is written into its entry,
+ * and the stream's actor hears of ends through one message per batch ({@code signal}, sent only
+ * when no signal is pending), then settles items strictly from the front, so progress, failures and
+ * records are applied in stream order. A device that reports a run of commands at once costs the
+ * actor one message, not one per command, and an end allocates nothing.
  *
- * <p>Owns: the queue of entries, each entry's outcome, and the count of entries that may still fill
- * heap memory; all are written only by the actor (an entry's {@link Completion} methods only send a
- * message).
+ * <p>Owns: the queue of entries and the count of entries that may still fill heap memory, written
+ * only by the actor; each entry's outcome (its count of ends still to come, its device time and its
+ * first failure), written by whichever thread ends it before it counts the end down and read by the
+ * actor once the count is zero; and the flag that says a signal is pending, set by the thread whose
+ * end finishes an entry and cleared by the actor before it settles.
  */
 final class InFlight {
+  private static final VarHandle PENDING;
+  private static final VarHandle FAILURE;
+  private static final VarHandle SIGNALED;
+
+  static {
+    try {
+      MethodHandles.Lookup lookup = MethodHandles.lookup();
+      PENDING = lookup.findVarHandle(Entry.class, "pending", int.class);
+      FAILURE = lookup.findVarHandle(Entry.class, "failure", DeviceExecutionException.class);
+      SIGNALED = lookup.findVarHandle(InFlight.class, "signaled", boolean.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   /** How an ended entry settles, in order: counts, records, waits, syncs. */
   interface Settle {
     void settle(long deviceNanos, DeviceExecutionException failure);
   }
 
-  /** One submitted item; its {@link Completion} is what the device queue calls. */
+  /** One submitted item; its {@link Completion} is what the device queue calls, on any thread. */
   static final class Entry implements Completion {
-    private final Consumer<Ended> mailbox;
+    private final InFlight owner;
     private final Settle settle;
     private final boolean fillsHeap;
-    private int pending; // ends still to arrive: the device's, and for waits the record's own
-    private long deviceNanos;
-    private DeviceExecutionException failure;
+    private volatile int pending; // ends still to arrive: the device's, and for waits the record's
+    private volatile long deviceNanos; // the last non-zero end time reported
+    private volatile DeviceExecutionException failure; // the first failure reported
 
-    private Entry(Consumer<Ended> mailbox, Settle settle, int pending, boolean fillsHeap) {
-      this.mailbox = mailbox;
+    private Entry(InFlight owner, Settle settle, int pending, boolean fillsHeap) {
+      this.owner = owner;
       this.settle = settle;
       this.pending = pending;
       this.fillsHeap = fillsHeap;
@@ -40,27 +59,47 @@ final class InFlight {
 
     @Override
     public void complete(long nanos) {
-      mailbox.accept(new Ended(this, nanos, null));
+      if (nanos != 0) {
+        deviceNanos = nanos;
+      }
+      counted();
     }
 
     @Override
     public void fail(Throwable cause) {
-      mailbox.accept(new Ended(this, 0, Failures.asExecutionFailure(cause)));
+      FAILURE.compareAndSet(this, null, Failures.asExecutionFailure(cause));
+      counted();
+    }
+
+    /** One end arrived (after its outcome was written): the last one tells the actor. */
+    private void counted() {
+      if ((int) PENDING.getAndAdd(this, -1) == 1) {
+        owner.signal();
+      }
+    }
+
+    private boolean ended() {
+      return pending <= 0;
     }
   }
 
-  /** A message: {@code entry} ended (one of its pending ends). */
-  record Ended(Entry entry, long deviceNanos, DeviceExecutionException failure) {}
-
   private ArrayDeque<Entry> entries; // created with the first entry: an idle stream has none
-  private final Consumer<Ended> mailbox;
+  private final Runnable signal;
   private int fillingHeap; // entries in the queue that may still write heap memory
+  private volatile boolean signaled; // a signal is on its way to the actor, which has not settled
 
   /**
-   * @param mailbox how an end reaches the actor (a tell; called on any thread)
+   * @param signal tells the actor that entries ended, so that it calls {@link #settleEnded} (a
+   *     tell; called on any thread, at most once until the actor's next {@link #settleEnded})
    */
-  InFlight(Consumer<Ended> mailbox) {
-    this.mailbox = mailbox;
+  InFlight(Runnable signal) {
+    this.signal = signal;
+  }
+
+  private void signal() {
+    if (!signaled && !(boolean) SIGNALED.getAndSet(this, true)) {
+      signal.run();
+    }
   }
 
   boolean isEmpty() {
@@ -82,7 +121,7 @@ final class InFlight {
    * it may write heap memory (a copy into a heap buffer, a device-side wait for another stream).
    */
   Entry add(Settle settle, int ends, boolean fillsHeap) {
-    Entry entry = new Entry(mailbox, settle, ends, fillsHeap);
+    Entry entry = new Entry(this, settle, ends, fillsHeap);
     if (entries == null) {
       entries = new ArrayDeque<>();
     }
@@ -114,22 +153,20 @@ final class InFlight {
     }
   }
 
-  /** Applies one end, then settles every entry at the front whose ends have all arrived. */
-  void ended(Ended ended) {
-    Entry entry = ended.entry();
-    entry.pending--;
-    if (ended.failure() != null && entry.failure == null) {
-      entry.failure = ended.failure();
+  /**
+   * The actor's part of a signal: settles every entry at the front whose ends have all arrived.
+   * Clears the flag first, so that an end arriving while it settles signals again.
+   */
+  void settleEnded() {
+    SIGNALED.setVolatile(this, false);
+    if (entries != null) {
+      settleFront();
     }
-    if (ended.deviceNanos() != 0) {
-      entry.deviceNanos = ended.deviceNanos();
-    }
-    settleFront();
   }
 
   private void settleFront() {
     Entry front;
-    while ((front = entries.peekFirst()) != null && front.pending <= 0) {
+    while ((front = entries.peekFirst()) != null && front.ended()) {
       removed(entries.pollFirst());
       front.settle.settle(front.deviceNanos, front.failure);
     }

@@ -37,7 +37,10 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
 
   private record Marked(Generation generation) implements Command {}
 
-  private record DeviceEnded(InFlight.Ended ended) implements Command {}
+  /** Device work in flight ended (see {@link InFlight}): one message for any number of ends. */
+  private enum DeviceEnded implements Command {
+    INSTANCE
+  }
 
   /**
    * What a parked stream waits with on a generation: a message to its own actor, {@link Marked}
@@ -113,7 +116,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
       this.inFlight = null;
       this.device = null;
     } else {
-      this.inFlight = new InFlight(ended -> self.tell(new DeviceEnded(ended)));
+      this.inFlight = new InFlight(() -> self.tell(DeviceEnded.INSTANCE));
       this.device = new DeviceSteps(handle.stream(), queue, inFlight, progress, this::absorb);
     }
     self.tell(Drain.INSTANCE);
@@ -125,8 +128,8 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   public Behavior<Command> receive(TypedActorContext<Command> context, Command message) {
     if (message == Drain.INSTANCE) {
       return onDrain();
-    } else if (message instanceof DeviceEnded ended) {
-      return onDeviceEnded(ended);
+    } else if (message == DeviceEnded.INSTANCE) {
+      return onDeviceEnded();
     } else if (message instanceof Marked marked) {
       return onMarked(marked);
     } else if (message instanceof Resume resume) {
@@ -168,9 +171,9 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     return this;
   }
 
-  private Behavior<Command> onDeviceEnded(DeviceEnded message) {
+  private Behavior<Command> onDeviceEnded() {
     DevicePool.settle();
-    inFlight.ended(message.ended());
+    inFlight.settleEnded();
     if (gated != null) {
       WorkItem item = gated;
       gated = null;
