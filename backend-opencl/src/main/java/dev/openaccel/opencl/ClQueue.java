@@ -2,7 +2,6 @@ package dev.openaccel.opencl;
 
 import static org.lwjgl.opencl.CL10.CL_QUEUE_PROFILING_ENABLE;
 import static org.lwjgl.opencl.CL10.clCreateCommandQueue;
-import static org.lwjgl.opencl.CL10.clFlush;
 import static org.lwjgl.opencl.CL10.clReleaseCommandQueue;
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
 import static org.lwjgl.opencl.CL12.nclEnqueueMarkerWithWaitList;
@@ -16,7 +15,9 @@ import dev.openaccel.runtime.trace.Tracer;
 import java.util.ArrayDeque;
 import java.util.ArrayList;
 import java.util.List;
+import java.util.function.LongToIntFunction;
 import org.lwjgl.PointerBuffer;
+import org.lwjgl.opencl.CL10;
 import org.lwjgl.system.MemoryStack;
 import org.lwjgl.system.MemoryUtil;
 import org.slf4j.Logger;
@@ -42,11 +43,17 @@ import org.slf4j.LoggerFactory;
  * behind a marker, that marker gets its own callback (unless a barrier reports it), and behind a
  * barrier, the barrier hands its marker's report back to that marker's queue.
  *
+ * <p>A queue whose {@code clFlush} fails is lost for good, as a CUDA context with a sticky error
+ * is: the commands it holds may never reach the device, so their completions fail at once, naming
+ * the error (the commands stay referenced, with the memory they use, until OpenCL reports them or
+ * the queue is released); later submissions fail without an OpenCL call, and no other queue waits
+ * on the device for its markers. Nothing waits on a lost queue.
+ *
  * <p>Submissions come from the stream's actor, one at a time; reports from OpenCL's callback
  * threads or from waiting threads ({@link Completions}). Owns: the queue handle (released by {@link
- * #close()}), and the entries not yet completed with the count of outstanding callbacks and how far
- * the stream and {@code clFlush} have flushed, guarded by this object's monitor (held only around
- * enqueue and flush calls, never while a completion runs).
+ * #close()}), and the entries not yet completed with the count of outstanding callbacks, how far
+ * the stream and {@code clFlush} have flushed and the error that lost it, guarded by this object's
+ * monitor (held only around enqueue and flush calls, never while a completion runs).
  */
 final class ClQueue implements DeviceQueue, AutoCloseable {
   /**
@@ -78,20 +85,34 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   private int outstanding;
   private long reports; // callbacks asked for (or waiting threads), ever
   private boolean closed; // the handle is released: reports touch the queue no more
+  private final LongToIntFunction flush; // clFlush (a test may make it fail)
+  private OpenClException lost; // a clFlush failed: sticky, see the class comment
+  private long failedUpTo; // entries up to this seq had their completion failed when it was lost
 
   /** A queue on device {@code deviceIndex} that traces nothing (map queues, tests). */
   ClQueue(ClContext context, int deviceIndex, boolean profiling) {
-    this(context, deviceIndex, profiling, ClTrace.NONE);
+    this(context, deviceIndex, profiling, ClTrace.NONE, CL10::clFlush);
   }
 
   /** The queue of {@code stream}, whose commands {@code tracer} sees when enabled. */
   ClQueue(ClContext context, Stream stream, boolean profiling, Tracer tracer) {
-    this(context, stream.deviceIndex(), profiling, new ClTrace(stream, tracer));
+    this(context, stream.deviceIndex(), profiling, new ClTrace(stream, tracer), CL10::clFlush);
   }
 
-  private ClQueue(ClContext context, int deviceIndex, boolean profiling, ClTrace trace) {
+  /** A queue that flushes with {@code flush} instead of {@code clFlush} (tests of a lost queue). */
+  ClQueue(ClContext context, int deviceIndex, boolean profiling, LongToIntFunction flush) {
+    this(context, deviceIndex, profiling, ClTrace.NONE, flush);
+  }
+
+  private ClQueue(
+      ClContext context,
+      int deviceIndex,
+      boolean profiling,
+      ClTrace trace,
+      LongToIntFunction flush) {
     this.context = context;
     this.trace = trace;
+    this.flush = flush;
     this.queue = context.whileOpen("create a queue", () -> create(context, deviceIndex, profiling));
   }
 
@@ -138,6 +159,14 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     Runnable prompt;
     OpenClException thrown = null;
     synchronized (this) {
+      if (lost != null) {
+        command.enqueued();
+        OpenClException refused = lost;
+        return () -> {
+          command.ended(false);
+          done.fail(refused);
+        };
+      }
       prompt = keepTailPromptLocked();
       boolean spanned = !(command instanceof ClBarrier); // barriers are no kernel spans
       watched = spanned && startsReportLocked();
@@ -246,6 +275,10 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     ClMarker marker;
     Runnable arm;
     synchronized (this) {
+      if (lost != null) {
+        done.fail(lost);
+        return null;
+      }
       boolean first = startsReportLocked();
       int rc = nclEnqueueMarkerWithWaitList(queue, 0, 0L, MemoryUtil.memAddress(event));
       if (rc != 0) {
@@ -318,14 +351,14 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   }
 
   /**
-   * {@link #sendToDevice}, from a path that has no caller to tell of a failure: the commands stay
-   * enqueued and the next flush tries again.
+   * {@link #sendToDevice}, from a path that has no caller to tell of a failure (the queue is lost
+   * then, and its commands' completions have failed).
    */
   private void send(long upTo) {
     try {
       sendToDevice(upTo);
     } catch (OpenClException e) {
-      LOG.warn("{}: the commands stay enqueued, the next flush tries again", e.getMessage());
+      // reported through the commands' completions
     }
   }
 
@@ -336,15 +369,51 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
    * sure to see them end before. Under this queue's monitor, like an enqueue, so that no caller
    * goes on before the flush it needs has been made.
    *
-   * @throws OpenClException if {@code clFlush} fails (nothing counts as flushed then)
+   * @throws OpenClException if this queue is lost, now or before (see the class comment)
    */
-  synchronized void sendToDevice(long seq) {
-    if (closed || sent >= seq) {
-      return;
+  void sendToDevice(long seq) {
+    OpenClException failed;
+    List<Completion> failing;
+    synchronized (this) {
+      if (lost != null) {
+        throw lost;
+      }
+      if (closed || sent >= seq) {
+        return;
+      }
+      long upTo = submitted;
+      int rc = flush.applyAsInt(queue);
+      if (rc == 0) {
+        sent = upTo;
+        return;
+      }
+      failed =
+          new OpenClException(
+              "clFlush",
+              rc,
+              "; the queue is lost: its commands may never run, and it takes no more work");
+      failing = loseLocked(failed);
     }
-    long upTo = submitted;
-    ClErrors.check(clFlush(queue), "clFlush");
-    sent = upTo;
+    LOG.error("{}", failed.getMessage());
+    for (Completion done : failing) {
+      done.fail(failed);
+    }
+    throw failed;
+  }
+
+  /**
+   * Marks this queue lost with {@code failure}: returns the completions of the commands and markers
+   * it holds, which the caller fails outside the monitor. The entries stay, so that what their
+   * commands use stays referenced until OpenCL reports them or the queue is released.
+   */
+  private List<Completion> loseLocked(OpenClException failure) {
+    lost = failure;
+    failedUpTo = submitted;
+    List<Completion> failing = new ArrayList<>(entries.size());
+    for (Entry entry : entries) {
+      failing.add(entry.done());
+    }
+    return failing;
   }
 
   /**
@@ -437,7 +506,9 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     List<Entry> ended = new ArrayList<>();
     Runnable arm;
     long upTo;
+    long failedAlready;
     synchronized (this) {
+      failedAlready = failedUpTo;
       if (fromCallback) {
         outstanding--;
       }
@@ -460,6 +531,9 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       if (entry.work() != null) {
         entry.work().ended(!failed);
       }
+      if (entry.seq() <= failedAlready) {
+        continue; // its completion failed when the queue was lost
+      }
       if (failed) {
         entry.done().fail(cause != null ? cause : new OpenClException(what(entry), status));
       } else {
@@ -477,7 +551,10 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
    */
   private Runnable armIfIdleLocked() {
     Entry last = entries.peekLast();
-    if (outstanding > 0 || last == null || (last.marker() != null && last.marker().reported())) {
+    if (lost != null
+        || outstanding > 0
+        || last == null
+        || (last.marker() != null && last.marker().reported())) {
       return NOTHING;
     }
     if (last.marker() == null) {

@@ -6,6 +6,8 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.lwjgl.opencl.CL10.CL_COMPLETE;
+import static org.lwjgl.opencl.CL10.CL_OUT_OF_RESOURCES;
+import static org.lwjgl.opencl.CL10.clFlush;
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
 import static org.lwjgl.opencl.CL11.clCreateUserEvent;
 import static org.lwjgl.opencl.CL11.clSetUserEventStatus;
@@ -22,8 +24,12 @@ import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.function.LongToIntFunction;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.junit.jupiter.api.AfterAll;
@@ -516,6 +522,99 @@ class ClQueueTest {
               + (count + 1)
               + " commands, most "
               + most);
+    }
+  }
+
+  /** A command that counts its ends and tells {@code ended} of the first. */
+  private record Counted(ClWork inner, AtomicInteger ends, CountDownLatch ended) implements ClWork {
+    Counted(ClWork inner) {
+      this(inner, new AtomicInteger(), new CountDownLatch(1));
+    }
+
+    @Override
+    public int enqueue(long queue, long eventAddress) {
+      return inner.enqueue(queue, eventAddress);
+    }
+
+    @Override
+    public String name() {
+      return inner.name();
+    }
+
+    @Override
+    public void enqueued() {
+      inner.enqueued();
+    }
+
+    @Override
+    public void ended(boolean completed) {
+      ends.incrementAndGet();
+      inner.ended(completed);
+      ended.countDown();
+    }
+  }
+
+  /** A completion that counts its calls and keeps the first failure. */
+  private static final class Calls implements Completion {
+    final AtomicInteger calls = new AtomicInteger();
+    final CompletableFuture<Long> outcome = new CompletableFuture<>();
+
+    @Override
+    public void complete(long deviceNanos) {
+      calls.incrementAndGet();
+      outcome.complete(deviceNanos);
+    }
+
+    @Override
+    public void fail(Throwable cause) {
+      calls.incrementAndGet();
+      outcome.completeExceptionally(cause);
+    }
+
+    String failure() {
+      assertTrue(outcome.isCompletedExceptionally(), "completed: " + outcome);
+      ExecutionException e = assertThrows(ExecutionException.class, outcome::get);
+      return e.getCause().getMessage();
+    }
+  }
+
+  @Test
+  void aQueueWhoseFlushFailsIsLostAndFailsAtOnceWhatItHoldsAndWhatComesLater() throws Exception {
+    AtomicBoolean failFlush = new AtomicBoolean();
+    LongToIntFunction flush = q -> failFlush.get() ? CL_OUT_OF_RESOURCES : clFlush(q);
+    try (ClQueue a = new ClQueue(context, 0, true, flush);
+        ClQueue b = new ClQueue(context, 0, true);
+        Buf x = buffer(0, 4)) {
+      Counted kernel = new Counted(launch(slowSet, x, 1, 20_000_000));
+      Calls kernelDone = new Calls();
+      Calls markerDone = new Calls();
+      a.submit(kernel, kernelDone); // first in its run: its report is registered and flushed
+      ClMarker marker = (ClMarker) a.mark(markerDone);
+      failFlush.set(true);
+      a.flush(); // the stream ran dry: this flush fails
+
+      String expected = "clFlush failed: CL_OUT_OF_RESOURCES (-5); the queue is lost";
+      assertTrue(kernelDone.failure().startsWith(expected), kernelDone.failure());
+      assertTrue(markerDone.failure().startsWith(expected), markerDone.failure());
+
+      Counted later = new Counted(launch(slowSet, x, 2, 1));
+      Calls laterDone = new Calls();
+      a.submit(later, laterDone);
+      assertTrue(laterDone.failure().startsWith(expected), laterDone.failure());
+      assertEquals(1, later.ends().get(), "a refused command ends once, not completed");
+      Calls laterMark = new Calls();
+      assertEquals(null, a.mark(laterMark));
+      assertTrue(laterMark.failure().startsWith(expected), laterMark.failure());
+      assertFalse(
+          b.waitFor(marker, new Calls()), "no queue waits on the device for a lost queue's marker");
+
+      // The kernel was enqueued before: its end still arrives, frees what it holds, and completes
+      // nothing twice.
+      assertTrue(kernel.ended().await(10, TimeUnit.SECONDS), "the kernel's end never arrived");
+      assertEquals(1, kernel.ends().get());
+      assertEquals(1, kernelDone.calls.get(), "the failed completion is not completed again");
+      assertEquals(1, markerDone.calls.get());
+      marker.release();
     }
   }
 }
