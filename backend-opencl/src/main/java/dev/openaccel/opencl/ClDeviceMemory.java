@@ -80,16 +80,21 @@ final class ClDeviceMemory implements DeviceMemory {
     return new ClCopy.Between(ClRegion.of(src, this), ClRegion.of(dst, this), bytes);
   }
 
+  /** A Java kernel's use of {@code region}, from its launch until it has unmapped it. */
+  @Override
+  public void hold(Region region) {
+    ClRegion.of(region, this).acquire("launch a kernel on");
+  }
+
+  @Override
+  public void unhold(Region region) {
+    ClRegion.of(region, this).enqueued();
+  }
+
   @Override
   public ByteBuffer map(Region region, long bytes) {
     ClRegion r = ClRegion.of(region, this);
-    long mem = r.acquire("launch a kernel on");
-    try {
-      return r.mapShared(bytes, () -> mapBytes(r, mem, bytes));
-    } catch (RuntimeException e) {
-      r.enqueued();
-      throw e;
-    }
+    return r.mapShared(bytes, () -> mapBytes(r, r.heldHandle(), bytes));
   }
 
   /** Maps {@code bytes} of {@code r} for reading and writing (blocking, on its map queue). */
@@ -117,17 +122,13 @@ final class ClDeviceMemory implements DeviceMemory {
   public void unmap(Region region, ByteBuffer view) {
     ClRegion r = ClRegion.of(region, this);
     long queue = mapQueues[r.device().index()].handle();
-    try {
-      r.unmapShared(
-          whole -> {
-            ClErrors.check(
-                clEnqueueUnmapMemObject(queue, r.heldHandle(), whole, null, null),
-                "clEnqueueUnmapMemObject(" + r + ")");
-            ClErrors.check(clFinish(queue), "clFinish");
-          });
-    } finally {
-      r.enqueued();
-    }
+    r.unmapShared(
+        whole -> {
+          ClErrors.check(
+              clEnqueueUnmapMemObject(queue, r.heldHandle(), whole, null, null),
+              "clEnqueueUnmapMemObject(" + r + ")");
+          ClErrors.check(clFinish(queue), "clFinish");
+        });
   }
 
   /** Releases the map queues. */

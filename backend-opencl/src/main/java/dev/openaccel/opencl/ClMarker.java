@@ -105,14 +105,18 @@ final class ClMarker implements Marker {
     return true;
   }
 
-  /** A barrier waiting for this marker ended: so did the marker, and its queue hears of it. */
+  /**
+   * A barrier waiting for this marker ended: so did the marker, and its queue hears of it. Also
+   * once released: then its record completed (its queue has nothing left up to it) or its stream
+   * stopped first, and the commands before it on its queue still end here, giving back what they
+   * hold (a heap copy's staging memory); the end time is not read from the released event.
+   */
   void endedBefore() {
-    long end;
+    long end = 0;
     synchronized (this) {
-      if (released) {
-        return; // its record already completed
+      if (!released) {
+        end = ClCallbacks.endNanos(event);
       }
-      end = ClCallbacks.endNanos(event);
     }
     queue.endedOnDevice(seq, end);
   }

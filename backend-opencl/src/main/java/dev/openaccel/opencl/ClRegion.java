@@ -9,10 +9,10 @@ import java.util.function.Supplier;
 /**
  * A {@code cl_mem} reserved by {@link ClDeviceMemory}, lent by the engine's caching allocator to
  * one buffer at a time. Work that names the region takes a use when it is built ({@link #acquire})
- * and gives it back once its command is enqueued ({@link #enqueued}); the handle is released only
- * when the engine gave the region back and no use is outstanding, so no command is ever enqueued
- * with a released handle. OpenCL itself keeps the memory until the commands enqueued on it have
- * finished.
+ * and gives it back once its command is enqueued ({@link #enqueued}), or, for a Java kernel, once
+ * it has unmapped the region; the handle is released only when the engine gave the region back and
+ * no use is outstanding, so no command is ever enqueued with a released handle and no Java kernel
+ * maps one. OpenCL itself keeps the memory until the commands enqueued on it have finished.
  *
  * <p>Java kernels of several streams may map the region at once: they share one mapping, made by
  * the first and unmapped by the last ({@link #mapShared}, {@link #unmapShared}), since OpenCL
@@ -68,16 +68,18 @@ final class ClRegion implements DeviceMemory.Region {
     return mem;
   }
 
-  /** The {@code cl_mem} while a use taken by {@link #acquire} (a mapped view) is outstanding. */
+  /**
+   * The {@code cl_mem} while a use taken by {@link #acquire} (a Java kernel's hold) is outstanding.
+   */
   long heldHandle() {
     return mem;
   }
 
   /**
-   * A view of the first {@code bytes} of the region for a Java kernel, which holds a use ({@link
-   * #acquire}): of the region's one mapping, made by {@code map} (of those bytes: every view out at
-   * once is of the one buffer the region is lent to) if no view is out. Pair with {@link
-   * #unmapShared}.
+   * A view of the first {@code bytes} of the region for a Java kernel, which holds a use from its
+   * launch until it has unmapped the view ({@link #acquire}): of the region's one mapping, made by
+   * {@code map} (of those bytes: every view out at once is of the one buffer the region is lent to)
+   * if no view is out. Pair with {@link #unmapShared}.
    */
   ByteBuffer mapShared(long bytes, Supplier<ByteBuffer> map) {
     synchronized (mapping) {

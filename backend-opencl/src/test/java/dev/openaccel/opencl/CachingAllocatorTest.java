@@ -11,6 +11,9 @@ import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.tck.RecordStreamScenario;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -73,6 +76,45 @@ class CachingAllocatorTest {
         RecordStreamScenario.filled((byte) 2),
         RecordStreamScenario.readerSees(accelerator, device, false),
         "the new owner's bytes: a race");
+  }
+
+  @Test
+  void aJavaKernelLaunchedBeforeItsBufferIsClosedRunsThoughTheCacheWentBackToTheDevice()
+      throws Exception {
+    try (Accelerator small = OpenClTestSupport.start("openaccel.opencl.memory-per-device = 1MiB")) {
+      Stream stream = small.newStream(device);
+      Stream other = small.newStream(device);
+      CountDownLatch gate = new CountDownLatch(1);
+      AtomicInteger seen = new AtomicInteger();
+      stream.launch(
+          "gate",
+          () -> {
+            try {
+              gate.await(10, TimeUnit.SECONDS);
+            } catch (InterruptedException e) {
+              Thread.currentThread().interrupt();
+            }
+          });
+      DeviceBuffer buffer;
+      try (var guard = small.streamGuard(stream)) {
+        buffer = small.allocate(device, 4096);
+      }
+      stream.launch(
+          "touch",
+          ctx -> {
+            ctx.buffer(0).putInt(0, 42);
+            seen.set(ctx.buffer(0).getInt(0));
+          },
+          buffer);
+      buffer.close(); // a stream-ordered free: the region is cached for the stream at once
+      try (var guard = small.streamGuard(other)) {
+        // Does not fit beside the cached region: the cache goes back to the device first.
+        small.allocate(device, MIB).close();
+      }
+      gate.countDown();
+      OpenClTestSupport.synchronize(stream); // the kernel failed on a released cl_mem before
+      assertEquals(42, seen.get());
+    }
   }
 
   private static byte[] filled(byte value, int size) {

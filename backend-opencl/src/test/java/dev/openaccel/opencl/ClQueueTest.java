@@ -617,4 +617,28 @@ class ClQueueTest {
       marker.release();
     }
   }
+
+  @Test
+  void commandsABarrierReportsEndOnceTheirStreamStoppedAndReleasedTheMarker() throws Exception {
+    try (Buf x = buffer(0, 4)) {
+      ClQueue a = new ClQueue(context, 0, true);
+      try (ClQueue b = new ClQueue(context, 0, true)) {
+        a.submit(launch(slowSet, x, 1, 200_000_000), into(new CompletableFuture<>())); // reported
+        Counted between = new Counted(launch(slowSet, x, 2, 1)); // left to the marker's report
+        a.submit(between, into(new CompletableFuture<>()));
+        ClMarker marker = (ClMarker) a.mark(into(new CompletableFuture<>()));
+        a.flush();
+        assertTrue(b.waitFor(marker, into(new CompletableFuture<>())), "b's barrier reports it");
+        b.mark(into(new CompletableFuture<>())).release();
+        b.flush();
+        // a's stream stops while its kernel runs: the engine abandons the record and releases it.
+        marker.release();
+        a.close();
+        assertTrue(
+            between.ended().await(10, TimeUnit.SECONDS),
+            "the command before the released marker never ended (its staging memory would leak)");
+        assertEquals(1, between.ends().get());
+      }
+    }
+  }
 }

@@ -35,6 +35,7 @@ class ReleaseAtCloseTest {
     stream.copyToDevice(ByteBuffer.allocate(4096), open);
     stream.copyToHost(open, ByteBuffer.allocateDirect(4096));
     assertEquals(2, memory.liveBuffers(), "the open and the cached buffer");
+    stream.launch("java kernel", ctx -> ctx.buffer(0).putInt(0, 1), open); // holds its region
 
     accelerator.close();
     assertEquals(0, memory.liveBuffers(), "cl_mems left after close");

@@ -53,9 +53,23 @@ public interface DeviceMemory {
   DeviceWork copy(Region src, Region dst, long bytes);
 
   /**
-   * A host view of the first {@code bytes} of {@code region} for a Java kernel; called on the
-   * device thread once the stream's earlier device work has ended, and paired with {@link #unmap}
-   * when the kernel returns.
+   * Keeps {@code region}'s memory valid for a Java kernel built on it, which will {@link #map} it
+   * when it runs, even if the region is released ({@link #release}) before then (its buffer closed
+   * and the allocator's cache emptied): as for device work, released memory is freed only once no
+   * work built on it can still use it. Called at the launch, on the caller's thread; paired with
+   * {@link #unhold} once the kernel has unmapped the region, or if it never runs.
+   *
+   * @throws IllegalStateException if the region was released already
+   */
+  default void hold(Region region) {}
+
+  /** Ends a {@link #hold}: the region may be freed now if it was released meanwhile. */
+  default void unhold(Region region) {}
+
+  /**
+   * A host view of the first {@code bytes} of {@code region}, held for the kernel ({@link #hold}),
+   * for a Java kernel; called on the device thread once the stream's earlier device work has ended,
+   * and paired with {@link #unmap} when the kernel returns.
    */
   ByteBuffer map(Region region, long bytes);
 

@@ -84,13 +84,21 @@ final class DeviceSteps {
               generation.complete(nanos, progress.unreported());
             },
             1);
-    generation.deviceMarker(queue.mark(entry));
+    Marker marker;
+    try {
+      marker = queue.mark(entry);
+    } catch (RuntimeException refused) {
+      entry.fail(refused); // the record fails, in order, as a failure the device reports would
+      marker = null;
+    }
+    generation.deviceMarker(marker);
   }
 
   /**
    * Hands a wait for {@code generation}'s {@code marker} to the device; false if the queue declines
    * it (another executor's marker, or one already released). The wait settles after both the
-   * device's wait and the record's own completion, so a failed record still fails the stream.
+   * device's wait and the record's own completion, so a failed record still fails the stream. A
+   * queue that throws instead declines too.
    */
   boolean waitOnDevice(Generation generation, Marker marker) {
     InFlight.Entry entry =
@@ -104,7 +112,13 @@ final class DeviceSteps {
             },
             2,
             true); // ends after the copies of the stream it waits for, which may fill the heap
-    if (queue.waitFor(marker, entry)) {
+    boolean taken;
+    try {
+      taken = queue.waitFor(marker, entry);
+    } catch (RuntimeException refused) {
+      taken = false; // the stream waits for the record on the host instead
+    }
+    if (taken) {
       generation.onComplete(done -> entry.complete(0));
       return true;
     }

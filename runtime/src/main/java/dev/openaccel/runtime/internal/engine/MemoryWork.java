@@ -69,9 +69,42 @@ final class MemoryWork {
       sizes[i] = (int) buffer.size();
     }
     DeviceMemory memory = engine.spec().memory();
-    return memory == null
-        ? host(name, () -> run(kernel, stream, blocks, sizes))
-        : host(name, () -> runMapped(kernel, stream, memory, blocks, sizes));
+    if (memory == null) {
+      return host(name, () -> run(kernel, stream, blocks, sizes));
+    }
+    hold(memory, blocks);
+    return new WorkItem.MappedKernel(
+        name,
+        () -> {
+          try {
+            runMapped(kernel, stream, memory, blocks, sizes);
+          } finally {
+            unhold(memory, blocks, blocks.length);
+          }
+          return null;
+        },
+        () -> unhold(memory, blocks, blocks.length));
+  }
+
+  /**
+   * Holds every block's region for a Java kernel until it has run (or never will), so that memory
+   * released meanwhile (its buffer closed, the allocator's cache emptied) stays valid for it.
+   */
+  private static void hold(DeviceMemory memory, Block[] blocks) {
+    for (int i = 0; i < blocks.length; i++) {
+      try {
+        memory.hold(blocks[i].region());
+      } catch (RuntimeException e) {
+        unhold(memory, blocks, i);
+        throw e;
+      }
+    }
+  }
+
+  private static void unhold(DeviceMemory memory, Block[] blocks, int count) {
+    for (int i = 0; i < count; i++) {
+      memory.unhold(blocks[i].region());
+    }
   }
 
   // ---- Java kernels over device memory ----

@@ -268,11 +268,12 @@ final class StreamHandle implements Stream.Ops {
     if (terminated != null) {
       // Lost the race with shutdown: settle what the actor will never see. The caller may hold an
       // event's monitor (a record enqueues under it), and failing other callers' work runs their
-      // stages, which may record too: those run on another thread. Device work runs no caller's
-      // code and is discarded here, so that its memory is back before the shutdown completes.
+      // stages, which may record too: those run on another thread. Work holding device memory runs
+      // no caller's code and is discarded here, so that its memory is back before the shutdown
+      // completes.
       List<WorkItem> later = new ArrayList<>();
       for (WorkItem taken : takeQueued()) {
-        if (taken instanceof WorkItem.DeviceCommand) {
+        if (taken.holdsDeviceMemory()) {
           taken.reject(terminated);
         } else {
           later.add(taken);

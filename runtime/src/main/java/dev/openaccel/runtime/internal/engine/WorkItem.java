@@ -19,6 +19,15 @@ sealed interface WorkItem
   /** Settles this item without running it: the stream has stopped. */
   void reject(DeviceExecutionException failure);
 
+  /**
+   * Whether {@link #reject} gives back device memory the item holds and runs no caller's code: such
+   * an item is rejected at once when a shutdown wins a race with its enqueue, so that its memory is
+   * back before the shutdown completes.
+   */
+  default boolean holdsDeviceMemory() {
+    return false;
+  }
+
   /** Java code run on the device thread: a kernel, a copy or a buffer kernel. */
   @FunctionalInterface
   interface Body {
@@ -29,7 +38,7 @@ sealed interface WorkItem
    * Java code run on the device thread (its {@link Body} is the item itself, so a launch allocates
    * no wrapper); its value or failure completes {@link #result} when that is not null.
    */
-  sealed interface HostWork extends WorkItem, Body permits Launch, HostKernel {
+  sealed interface HostWork extends WorkItem, Body permits Launch, HostKernel, MappedKernel {
     String name();
 
     CompletableFuture<Object> result();
@@ -73,6 +82,33 @@ sealed interface WorkItem
   }
 
   /**
+   * A Java kernel over buffers of the backend's own device memory, which it holds from its launch
+   * ({@link dev.openaccel.runtime.spi.DeviceMemory#hold}); its body gives the regions back once it
+   * has run, {@code release} if it never runs. Nobody waits for its value.
+   */
+  record MappedKernel(String name, Body body, Runnable release) implements HostWork {
+    @Override
+    public Object run() throws Exception {
+      return body.run();
+    }
+
+    @Override
+    public CompletableFuture<Object> result() {
+      return null;
+    }
+
+    @Override
+    public void reject(DeviceExecutionException failure) {
+      release.run();
+    }
+
+    @Override
+    public boolean holdsDeviceMemory() {
+      return true;
+    }
+  }
+
+  /**
    * Backend device work for the stream's device queue. A copy from a heap buffer ({@code
    * readsHeap}), which the backend stages when it enqueues the copy, is submitted only once no
    * earlier work of the stream that may still fill heap memory is in flight: a copy into a heap
@@ -95,6 +131,11 @@ sealed interface WorkItem
     @Override
     public void reject(DeviceExecutionException failure) {
       work.discard();
+    }
+
+    @Override
+    public boolean holdsDeviceMemory() {
+      return true;
     }
   }
 

@@ -13,6 +13,7 @@ import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.EngineSpec;
+import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CopyOnWriteArrayList;
@@ -90,6 +91,48 @@ class AsyncQueueEngineTest {
     gate.countDown();
     stream.synchronize();
     assertEquals(List.of("device", "java"), order);
+  }
+
+  @Test
+  void aQueueThatThrowsFromMarkOrWaitForFailsTheRecordOrWaitsOnTheHostAndTheStreamGoesOn() {
+    Stream producer = newStream();
+    Stream consumer = newStream();
+    List<String> order = new CopyOnWriteArrayList<>();
+    CountDownLatch gate = new CountDownLatch(1);
+    Event ready = Engines.newEvent(ENGINE, EventOptions.defaults());
+    device(
+        producer,
+        "produce",
+        () -> {
+          Engines.awaiting(gate).run();
+          order.add("produced");
+        });
+    ready.record(producer);
+    QueueDevice.Work afterRecord = new QueueDevice.Work(() -> {});
+    ENGINE.enqueue(producer, "after the record", afterRecord);
+    assertTrue(
+        Engines.eventually(() -> DEVICE.submitted.contains(afterRecord)), "record's marker stored");
+    DEVICE.refuseMarks.set(true);
+    try {
+      ready.block(consumer); // waitFor throws: the consumer waits for the record on the host
+      device(consumer, "consume", () -> order.add("consumed"));
+      gate.countDown();
+      consumer.synchronize();
+      assertEquals(List.of("produced", "consumed"), order);
+
+      Event refused = Engines.newEvent(ENGINE, EventOptions.defaults());
+      refused.record(producer); // mark throws: the record fails, in order
+      DeviceExecutionException e =
+          assertThrows(
+              DeviceExecutionException.class, () -> refused.synchronize(Duration.ofSeconds(10)));
+      assertTrue(e.getMessage().contains("the queue refuses markers"), e.getMessage());
+    } finally {
+      DEVICE.refuseMarks.set(false);
+    }
+    assertThrows(DeviceExecutionException.class, producer::synchronize); // the stream's failure
+    device(producer, "later", () -> order.add("later"));
+    producer.synchronize(); // reported once; later work still runs
+    assertEquals(List.of("produced", "consumed", "later"), order);
   }
 
   @Test

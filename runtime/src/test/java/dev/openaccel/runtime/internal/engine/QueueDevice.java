@@ -47,6 +47,9 @@ final class QueueDevice implements DeviceExecutor {
   /** How many device-side waits the queues accepted. */
   final AtomicInteger deviceWaits = new AtomicInteger();
 
+  /** While set, the queues throw from {@code mark} and {@code waitFor}, as a faulty backend may. */
+  final AtomicBoolean refuseMarks = new AtomicBoolean();
+
   /** How many markers the queues were given. */
   final AtomicInteger marks = new AtomicInteger();
 
@@ -99,6 +102,9 @@ final class QueueDevice implements DeviceExecutor {
 
     @Override
     public Marker mark(Completion done) {
+      if (refuseMarks.get()) {
+        throw new IllegalStateException("the queue refuses markers");
+      }
       marks.incrementAndGet();
       QueueMarker marker = new QueueMarker();
       thread.execute(
@@ -112,6 +118,9 @@ final class QueueDevice implements DeviceExecutor {
 
     @Override
     public boolean waitFor(Marker marker, Completion done) {
+      if (refuseMarks.get()) {
+        throw new IllegalStateException("the queue refuses device waits");
+      }
       if (!(marker instanceof QueueMarker m) || m.released.get()) {
         return false;
       }
