@@ -42,10 +42,6 @@ final class Directory {
       implements NoSerializationVerificationNeeded {}
 
   /**
-   * @param onRemoved called with a node that was removed from the cluster (it left, or was downed
-   *     and removed), to release what it held here
-   */
-  /**
    * Starts this node's directory: when a node is removed, its bulk data fails and what it owned
    * here is released.
    */

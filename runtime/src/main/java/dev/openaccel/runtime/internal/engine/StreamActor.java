@@ -95,6 +95,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   private WorkItem gated; // Java code (or a heap copy), parked until the device work before it
   // ended (or, for the copy, the work before it that may fill heap memory)
   private boolean lingerAfterTiming;
+  private Throwable crashed; // what stopped this actor, if not its system's shutdown
 
   private StreamActor(ActorContext<Command> context, StreamHandle handle, DeviceQueue queue) {
     this.self = context.getSelf();
@@ -126,16 +127,21 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   // Made only by create(), inside Behaviors.setup, so the context it is handed is always its own.
   @Override
   public Behavior<Command> receive(TypedActorContext<Command> context, Command message) {
-    if (message == Drain.INSTANCE) {
-      return onDrain();
-    } else if (message == DeviceEnded.INSTANCE) {
-      return onDeviceEnded();
-    } else if (message instanceof Marked marked) {
-      return onMarked(marked);
-    } else if (message instanceof Resume resume) {
-      return onResume(resume);
+    try {
+      if (message == Drain.INSTANCE) {
+        return onDrain();
+      } else if (message == DeviceEnded.INSTANCE) {
+        return onDeviceEnded();
+      } else if (message instanceof Marked marked) {
+        return onMarked(marked);
+      } else if (message instanceof Resume resume) {
+        return onResume(resume);
+      }
+      return Behaviors.unhandled();
+    } catch (RuntimeException | Error e) {
+      crashed = e; // the actor stops; its work fails naming this (see onPostStop)
+      throw e;
     }
-    return Behaviors.unhandled();
   }
 
   @Override
@@ -189,8 +195,14 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     if (blockedOn != null) {
       progress.itemCompleted(); // the parked wait will never resume; it was polled, so count it
     }
-    handle.terminate("the stream's actor stopped (its actor system is shutting down)");
-    DeviceExecutionException failure = progress.unreported();
+    handle.terminate(
+        crashed == null
+            ? "the stream's actor stopped (its actor system is shutting down)"
+            : "the stream's actor failed and stopped: " + crashed);
+    // What never ran or was never seen to end fails: with the stream's unreported failure, else
+    // with why it stopped (a sync or record behind device work in flight must not pass).
+    DeviceExecutionException unreported = progress.unreported();
+    DeviceExecutionException failure = unreported != null ? unreported : handle.terminated();
     if (gated != null) {
       gated.reject(failure);
       progress.itemCompleted();

@@ -340,6 +340,11 @@ final class StreamHandle implements Stream.Ops {
     rejectQueued();
   }
 
+  /** Why the stream accepts no more work, once {@link #terminate} was called; else null. */
+  DeviceExecutionException terminated() {
+    return terminated;
+  }
+
   private void markTerminated(String reason) {
     if (terminated == null) {
       terminated = new DeviceExecutionException(reason + "; " + stream + " accepts no more work");

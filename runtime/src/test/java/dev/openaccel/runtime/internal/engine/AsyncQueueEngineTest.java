@@ -136,6 +136,24 @@ class AsyncQueueEngineTest {
   }
 
   @Test
+  void aStreamWhoseActorFailsSaysWhyInsteadOfBlamingAShutdown() {
+    Stream stream = newStream();
+    stream.synchronize(); // the actor exists and is idle
+    DEVICE.refuseFlushes.set(true);
+    try {
+      device(stream, "work", () -> {}); // the drain's flush throws: the actor stops
+      DeviceExecutionException e =
+          assertThrows(DeviceExecutionException.class, stream::synchronize);
+      assertTrue(
+          e.getMessage().contains("the stream's actor failed and stopped")
+              && e.getMessage().contains("the queue cannot flush"),
+          e.getMessage());
+    } finally {
+      DEVICE.refuseFlushes.set(false);
+    }
+  }
+
+  @Test
   void aWaitOnARecordOfTheSameExecutorHappensOnTheDevice() {
     Stream producer = newStream();
     Stream consumer = newStream();

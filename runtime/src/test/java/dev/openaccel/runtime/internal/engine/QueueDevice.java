@@ -50,6 +50,9 @@ final class QueueDevice implements DeviceExecutor {
   /** While set, the queues throw from {@code mark} and {@code waitFor}, as a faulty backend may. */
   final AtomicBoolean refuseMarks = new AtomicBoolean();
 
+  /** While set, the queues throw from {@code flush}, as a faulty backend may. */
+  final AtomicBoolean refuseFlushes = new AtomicBoolean();
+
   /** How many markers the queues were given. */
   final AtomicInteger marks = new AtomicInteger();
 
@@ -139,6 +142,9 @@ final class QueueDevice implements DeviceExecutor {
 
     @Override
     public void flush() {
+      if (refuseFlushes.get()) {
+        throw new IllegalStateException("the queue cannot flush");
+      }
       flushes.computeIfAbsent(stream, s -> new AtomicInteger()).incrementAndGet();
     }
 

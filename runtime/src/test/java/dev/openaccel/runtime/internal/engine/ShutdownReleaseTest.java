@@ -1,12 +1,17 @@
 package dev.openaccel.runtime.internal.engine;
 
+import static java.util.concurrent.TimeUnit.SECONDS;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.Event;
+import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.internal.AfterTermination;
 import dev.openaccel.runtime.spi.Capability;
@@ -16,6 +21,9 @@ import java.nio.ByteBuffer;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
+import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.junit.jupiter.api.Test;
@@ -72,6 +80,43 @@ class ShutdownReleaseTest {
     open.close(); // given back at termination: nothing twice
     assertEquals(3, memory.released.size());
     assertFalse(device.submitted.stream().anyMatch(w -> w instanceof QueueDevice.Work));
+  }
+
+  @Test
+  void aSyncOrRecordBehindDeviceWorkNeverSeenToEndFailsAtTerminationInsteadOfPassing()
+      throws Exception {
+    ActorTestKit kit = ActorTestKit.create();
+    QueueDevice device = new QueueDevice();
+    ActorEngine engine =
+        Engines.start(
+            kit.system(),
+            EngineSpec.builder(TYPE).capabilities(Capability.EVENTS).executor(device).build());
+    Stream stream = engine.getNewStream(D0, 0);
+    CountDownLatch running = new CountDownLatch(1);
+    CountDownLatch release = new CountDownLatch(1);
+    engine.enqueue(
+        stream,
+        "in flight",
+        new QueueDevice.Work(
+            () -> {
+              running.countDown();
+              Engines.awaiting(release).run(); // the device is still on it at termination
+            }));
+    Event recorded = Engines.newEvent(engine, EventOptions.defaults());
+    recorded.record(stream);
+    CompletableFuture<Void> synced = stream.synchronizeAsync().toCompletableFuture();
+    assertTrue(running.await(10, TimeUnit.SECONDS));
+
+    kit.shutdownTestKit();
+    ExecutionException sync = assertThrows(ExecutionException.class, () -> synced.get(10, SECONDS));
+    assertTrue(
+        sync.getCause().getMessage().contains("accepts no more work"), sync.getCause().toString());
+    ExecutionException record =
+        assertThrows(
+            ExecutionException.class,
+            () -> recorded.completion().toCompletableFuture().get(10, SECONDS));
+    assertTrue(record.getCause() instanceof DeviceExecutionException, record.toString());
+    release.countDown();
   }
 
   private static final java.util.Comparator<DeviceMemory.Region> BY_SIZE =
