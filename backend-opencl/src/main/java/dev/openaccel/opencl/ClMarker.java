@@ -59,18 +59,24 @@ final class ClMarker implements Marker {
    * sure to be live; if {@code reports}, the barrier then reports this marker's end ({@link
    * #endedBefore}, or {@link #notReported} if it fails). Only that enqueue runs under this object's
    * monitor: what {@code barrier} returns, which may lock other markers, is for the caller to run.
+   * The marker's queue is flushed first, outside the monitor (OpenCL requires it before another
+   * queue waits for this event; a queue that turns out lost then fails its work outside every
+   * lock).
    *
    * @return what is left to run, or null if the marker is already released (nothing is enqueued)
+   * @throws OpenClException if the marker's queue is lost (nothing is enqueued)
    */
-  synchronized Runnable enqueueWait(boolean reports, LongFunction<Runnable> barrier) {
-    if (released) {
-      return null;
+  Runnable enqueueWait(boolean reports, LongFunction<Runnable> barrier) {
+    queue.sendToDevice(seq);
+    synchronized (this) {
+      if (released) {
+        return null;
+      }
+      if (reports) {
+        reporters.incrementAndGet(); // before the barrier exists: its end or failure counts after
+      }
+      return barrier.apply(event);
     }
-    queue.sendToDevice(seq); // OpenCL requires it before another queue waits for this event
-    if (reports) {
-      reporters.incrementAndGet(); // before the barrier exists: its end or failure counts after
-    }
-    return barrier.apply(event);
   }
 
   /**

@@ -45,9 +45,11 @@ import org.slf4j.LoggerFactory;
  *
  * <p>A queue whose {@code clFlush} fails is lost for good, as a CUDA context with a sticky error
  * is: the commands it holds may never reach the device, so their completions fail at once, naming
- * the error (the commands stay referenced, with the memory they use, until OpenCL reports them or
- * the queue is released); later submissions fail without an OpenCL call, and no other queue waits
- * on the device for its markers. Nothing waits on a lost queue.
+ * the error; later submissions fail without an OpenCL call; no other queue waits on the device for
+ * its markers, and its barriers hand the reports of other queues' markers back to those queues. Its
+ * commands stay referenced, with the staging memory they use, and it still asks for a report of the
+ * last: what the device does run still ends and gives its memory back (on a device that is really
+ * gone nothing does, and that memory is kept rather than freed under it).
  *
  * <p>Submissions come from the stream's actor, one at a time; reports from OpenCL's callback
  * threads or from waiting threads ({@link Completions}). Owns: the queue handle (released by {@link
@@ -85,7 +87,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   private int outstanding;
   private long reports; // callbacks asked for (or waiting threads), ever
   private boolean closed; // the handle is released: reports touch the queue no more
-  private final LongToIntFunction flush; // clFlush (a test may make it fail)
+  private final LongToIntFunction flushCall; // clFlush (a test may make it fail)
   private OpenClException lost; // a clFlush failed: sticky, see the class comment
   private long failedUpTo; // entries up to this seq had their completion failed when it was lost
 
@@ -112,7 +114,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       LongToIntFunction flush) {
     this.context = context;
     this.trace = trace;
-    this.flush = flush;
+    this.flushCall = flush;
     this.queue = context.whileOpen("create a queue", () -> create(context, deviceIndex, profiling));
   }
 
@@ -373,7 +375,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
    */
   void sendToDevice(long seq) {
     OpenClException failed;
-    List<Completion> failing;
+    List<Entry> held;
     synchronized (this) {
       if (lost != null) {
         throw lost;
@@ -382,7 +384,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         return;
       }
       long upTo = submitted;
-      int rc = flush.applyAsInt(queue);
+      int rc = flushCall.applyAsInt(queue);
       if (rc == 0) {
         sent = upTo;
         return;
@@ -392,28 +394,18 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
               "clFlush",
               rc,
               "; the queue is lost: its commands may never run, and it takes no more work");
-      failing = loseLocked(failed);
+      lost = failed;
+      failedUpTo = submitted; // a later report of these skips their completions
+      held = new ArrayList<>(entries);
     }
     LOG.error("{}", failed.getMessage());
-    for (Completion done : failing) {
-      done.fail(failed);
+    for (Entry entry : held) {
+      entry.done().fail(failed);
+      if (entry.work() instanceof ClBarrier barrier) {
+        barrier.handBack(); // its marker's own queue reports it: a healthy stream waits not on this
+      }
     }
     throw failed;
-  }
-
-  /**
-   * Marks this queue lost with {@code failure}: returns the completions of the commands and markers
-   * it holds, which the caller fails outside the monitor. The entries stay, so that what their
-   * commands use stays referenced until OpenCL reports them or the queue is released.
-   */
-  private List<Completion> loseLocked(OpenClException failure) {
-    lost = failure;
-    failedUpTo = submitted;
-    List<Completion> failing = new ArrayList<>(entries.size());
-    for (Entry entry : entries) {
-      failing.add(entry.done());
-    }
-    return failing;
   }
 
   /**
@@ -551,10 +543,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
    */
   private Runnable armIfIdleLocked() {
     Entry last = entries.peekLast();
-    if (lost != null
-        || outstanding > 0
-        || last == null
-        || (last.marker() != null && last.marker().reported())) {
+    if (outstanding > 0 || last == null || (last.marker() != null && last.marker().reported())) {
       return NOTHING;
     }
     if (last.marker() == null) {

@@ -641,4 +641,52 @@ class ClQueueTest {
       }
     }
   }
+
+  @Test
+  void aLostQueueStillEndsTheCommandsBehindItsLastReportWhenTheDeviceRunsThem() throws Exception {
+    AtomicBoolean failFlush = new AtomicBoolean();
+    LongToIntFunction flush = q -> failFlush.get() ? CL_OUT_OF_RESOURCES : clFlush(q);
+    try (ClQueue a = new ClQueue(context, 0, true, flush);
+        Buf x = buffer(0, 4)) {
+      Counted first = new Counted(launch(slowSet, x, 1, 20_000_000));
+      a.submit(first, new Calls()); // first in its run: reported on its own
+      Counted behind = new Counted(launch(slowSet, x, 2, 1));
+      a.submit(behind, new Calls()); // left to the report the flush arms
+      failFlush.set(true);
+      a.flush(); // fails: the queue is lost
+      assertTrue(first.ended().await(10, TimeUnit.SECONDS));
+      assertTrue(
+          behind.ended().await(10, TimeUnit.SECONDS),
+          "the command behind the last report never ended (its staging memory would leak)");
+    }
+  }
+
+  @Test
+  void aLostQueuesBarrierHandsTheReportOfAHealthyQueuesMarkerBack() throws Exception {
+    long gate = userEvent();
+    AtomicBoolean failFlush = new AtomicBoolean();
+    LongToIntFunction flush = q -> failFlush.get() ? CL_OUT_OF_RESOURCES : clFlush(q);
+    try (ClQueue a = new ClQueue(context, 0, true);
+        ClQueue b = new ClQueue(context, 0, true, flush);
+        Buf x = buffer(0, 4)) {
+      assertEquals(0, ClBarrier.enqueueOn(b.handle(), gate, 0L)); // holds b's own marker back
+      ClMarker own = (ClMarker) b.mark(into(new CompletableFuture<>())); // its report outstanding
+      CompletableFuture<Long> marked = new CompletableFuture<>();
+      a.submit(launch(slowSet, x, 1, 2_000_000), into(new CompletableFuture<>()));
+      ClMarker marker = (ClMarker) a.mark(into(marked));
+      a.flush();
+      assertTrue(b.waitFor(marker, into(new CompletableFuture<>())));
+      assertTrue(marker.reported(), "b's barrier is to report a's marker");
+      failFlush.set(true);
+      b.flush(); // b is lost
+      assertFalse(marker.reported(), "the report went back to a");
+      assertEquals(0, clSetUserEventStatus(gate, CL_COMPLETE));
+      marked.get(10, TimeUnit.SECONDS); // a's record completes though b is lost
+      marker.release();
+      own.release();
+    } finally {
+      clSetUserEventStatus(gate, CL_COMPLETE);
+      clReleaseEvent(gate);
+    }
+  }
 }

@@ -123,11 +123,29 @@ final class MemoryWork {
       }
       run(kernel, stream, views);
     } finally {
-      for (int i = 0; i < blocks.length; i++) {
-        if (views[i] != null) {
-          memory.unmap(blocks[i].region(), views[i]);
+      unmapAll(memory, blocks, views);
+    }
+  }
+
+  /** Unmaps every view made, each even if another's unmap fails; rethrows the first failure. */
+  private static void unmapAll(DeviceMemory memory, Block[] blocks, ByteBuffer[] views) {
+    RuntimeException failed = null;
+    for (int i = 0; i < blocks.length; i++) {
+      if (views[i] == null) {
+        continue;
+      }
+      try {
+        memory.unmap(blocks[i].region(), views[i]);
+      } catch (RuntimeException e) {
+        if (failed == null) {
+          failed = e;
+        } else {
+          failed.addSuppressed(e);
         }
       }
+    }
+    if (failed != null) {
+      throw failed;
     }
   }
 
