@@ -276,24 +276,31 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   public Marker mark(Completion done) {
     ClMarker marker;
     Runnable arm;
+    OpenClException refused;
     synchronized (this) {
-      if (lost != null) {
-        done.fail(lost);
-        return null;
+      refused = lost;
+      if (refused == null) {
+        int rc = nclEnqueueMarkerWithWaitList(queue, 0, 0L, MemoryUtil.memAddress(event));
+        refused = rc == 0 ? null : new OpenClException("clEnqueueMarkerWithWaitList", rc);
       }
-      boolean first = startsReportLocked();
-      int rc = nclEnqueueMarkerWithWaitList(queue, 0, 0L, MemoryUtil.memAddress(event));
-      if (rc != 0) {
-        done.fail(new OpenClException("clEnqueueMarkerWithWaitList", rc));
-        return null;
+      if (refused != null) {
+        marker = null;
+        arm = NOTHING;
+      } else {
+        boolean first = startsReportLocked();
+        long seq = ++submitted;
+        run++;
+        marker = new ClMarker(context, event.get(0), this, seq);
+        entries.addLast(new Entry(seq, null, done, marker, 0L));
+        // First in its run, the marker gets its own callback; later in a run, a barrier that
+        // waits for it may report it, or the next command or flush arms it (no callback inside a
+        // hop).
+        arm = first ? armIfIdleLocked() : NOTHING;
       }
-      long seq = ++submitted;
-      run++;
-      marker = new ClMarker(context, event.get(0), this, seq);
-      entries.addLast(new Entry(seq, null, done, marker, 0L));
-      // First in its run, the marker gets its own callback; later in a run, a barrier that waits
-      // for it may report it, or the next command or flush arms it (no callback inside a hop).
-      arm = first ? armIfIdleLocked() : NOTHING;
+    }
+    if (refused != null) {
+      done.fail(refused); // outside the monitor, like every completion
+      return null;
     }
     arm.run();
     return marker;
