@@ -1,5 +1,6 @@
 package dev.openaccel.runtime;
 
+import java.io.Serializable;
 import java.util.Objects;
 
 /**
@@ -10,7 +11,7 @@ import java.util.Objects;
  * @param index the device index, {@code >= -1}
  * @throws IllegalArgumentException if the index is below -1
  */
-public record Device(DeviceType type, int index) {
+public record Device(DeviceType type, int index) implements Serializable {
 
   public Device {
     Objects.requireNonNull(type, "type");

@@ -1,5 +1,6 @@
 package dev.openaccel.runtime;
 
+import java.io.Serializable;
 import java.util.Objects;
 import java.util.regex.Pattern;
 
@@ -10,7 +11,7 @@ import java.util.regex.Pattern;
  * @param name lower-case identifier matching {@code [a-z][a-z0-9_]*}
  * @throws IllegalArgumentException if the name does not match
  */
-public record DeviceType(String name) {
+public record DeviceType(String name) implements Serializable {
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*");
 
   public DeviceType {

@@ -1,5 +1,6 @@
 package dev.openaccel.runtime;
 
+import java.io.Serializable;
 import java.util.Objects;
 
 /**
@@ -12,7 +13,8 @@ import java.util.Objects;
  * @param eventId the event's id in its owning accelerator
  * @param node the address of the actor system that owns the event
  */
-public record EventHandle(DeviceType deviceType, int deviceIndex, long eventId, String node) {
+public record EventHandle(DeviceType deviceType, int deviceIndex, long eventId, String node)
+    implements Serializable {
   public EventHandle {
     Objects.requireNonNull(deviceType, "deviceType");
     Objects.requireNonNull(node, "node");

@@ -15,6 +15,10 @@ import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
+import java.io.ByteArrayInputStream;
+import java.io.ByteArrayOutputStream;
+import java.io.ObjectInputStream;
+import java.io.ObjectOutputStream;
 import java.time.Duration;
 import java.util.Optional;
 import java.util.concurrent.CompletableFuture;
@@ -95,6 +99,24 @@ class EventInterprocessTest extends SharedAcceleratorTest {
         new EventHandle(handle.deviceType(), handle.deviceIndex(), handle.eventId(), handle.node());
     assertEquals(handle, copy);
     assertEquals(owner.id(), acc.openEvent(copy).id());
+  }
+
+  @Test
+  void handleIsJavaSerializableAndOpensTheSameEventAfterARoundTrip() throws Exception {
+    Event owner = interprocess();
+    owner.record(acc.newStream(D1));
+    EventHandle handle = owner.handle();
+    ByteArrayOutputStream bytes = new ByteArrayOutputStream();
+    try (ObjectOutputStream out = new ObjectOutputStream(bytes)) {
+      out.writeObject(handle);
+    }
+    Object back;
+    try (ObjectInputStream in =
+        new ObjectInputStream(new ByteArrayInputStream(bytes.toByteArray()))) {
+      back = in.readObject();
+    }
+    assertEquals(handle, back);
+    assertEquals(owner.id(), acc.openEvent((EventHandle) back).id());
   }
 
   @Test

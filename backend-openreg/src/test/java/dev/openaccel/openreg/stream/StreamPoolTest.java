@@ -118,6 +118,19 @@ class StreamPoolTest extends SharedAcceleratorTest {
   }
 
   @Test
+  void theRuntimesPoolSizeKeyGivenToStartSetsTheBackendsPool() {
+    try (Accelerator small =
+        Accelerator.start(
+            ConfigFactory.parseString(
+                "openaccel.system-name = \"runtime-pool-size-three\"\n"
+                    + "openaccel.stream-pool-size = 3"))) {
+      List<Stream> low = take(small, D0, false, 4);
+      assertEquals(3, new HashSet<>(low.subList(0, 3)).size());
+      assertEquals(low.get(0), low.get(3), "the reference default follows the key set at start");
+    }
+  }
+
+  @Test
   void configuredPoolSizeOfFourWrapsOnTheFifthCall() {
     try (Accelerator small =
         Accelerator.start(

@@ -94,10 +94,18 @@ public final class AcceleratorCore implements Extension {
 
   /**
    * Starts an actor system named by {@code openaccel.system-name} whose accelerator owns it: its
-   * {@code close()} terminates the system.
+   * {@code close()} terminates the system. {@code config} comes first, then system properties,
+   * {@code application.conf} and the libraries' {@code reference.conf}, resolved once merged, so
+   * that a reference default defined by another key ({@code openaccel.openreg.stream-pool-size =
+   * ${openaccel.stream-pool-size}}) follows that key as {@code config} sets it.
    */
   public static ActorSystem<Void> startOwnedSystem(Config config) {
-    Config full = config.withFallback(ConfigFactory.load());
+    Config full =
+        config
+            .withFallback(ConfigFactory.defaultOverrides())
+            .withFallback(ConfigFactory.defaultApplication())
+            .withFallback(ConfigFactory.defaultReferenceUnresolved())
+            .resolve();
     ActorSystem<Void> system =
         ActorSystem.create(Behaviors.empty(), full.getString("openaccel.system-name"), full);
     get(system).ownsSystem = true;
