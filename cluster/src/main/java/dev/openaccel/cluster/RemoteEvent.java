@@ -236,7 +236,8 @@ final class RemoteEvent implements Event {
 
   private void checkOpen(String operation) {
     if (closed) {
-      throw new IllegalStateException("cannot " + operation + " a closed event (" + this + ")");
+      throw new IllegalStateException(
+          "cannot call " + operation + "() on a closed event (" + this + ")");
     }
   }
 

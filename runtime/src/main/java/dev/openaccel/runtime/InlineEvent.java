@@ -314,7 +314,8 @@ public class InlineEvent implements Event {
 
   private void checkOpen(String operation) {
     if (closed) {
-      throw new IllegalStateException("cannot " + operation + " a closed event (" + this + ")");
+      throw new IllegalStateException(
+          "cannot call " + operation + "() on a closed event (" + this + ")");
     }
   }
 
