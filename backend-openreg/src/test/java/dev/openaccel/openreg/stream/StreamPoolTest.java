@@ -120,31 +120,31 @@ class StreamPoolTest extends SharedAcceleratorTest {
   @Test
   void theRuntimesPoolSizeKeyGivenToStartSetsTheBackendsPool() {
     try (Accelerator small =
-        Accelerator.start(
-            ConfigFactory.parseString(
-                "openaccel.system-name = \"runtime-pool-size-three\"\n"
-                    + "openaccel.stream-pool-size = 3"))) {
-      List<Stream> low = take(small, D0, false, 4);
-      assertEquals(3, new HashSet<>(low.subList(0, 3)).size());
-      assertEquals(low.get(0), low.get(3), "the reference default follows the key set at start");
+        startWith("runtime-pool-size-three", "openaccel.stream-pool-size", 3)) {
+      assertWrapsAfter(3, take(small, D0, false, 4)); // the reference default follows the key
     }
   }
 
   @Test
   void configuredPoolSizeOfFourWrapsOnTheFifthCall() {
-    try (Accelerator small =
-        Accelerator.start(
-            ConfigFactory.parseString(
-                "openaccel.system-name = \"pool-size-four\"\n"
-                    + "openaccel.openreg.stream-pool-size = 4"))) {
+    try (Accelerator small = startWith("pool-size-four", "openaccel.openreg.stream-pool-size", 4)) {
       List<Stream> low = take(small, D0, false, 5);
-      assertEquals(4, new HashSet<>(low.subList(0, 4)).size());
-      assertEquals(low.get(0), low.get(4));
-
+      assertWrapsAfter(4, low);
       List<Stream> high = take(small, D0, true, 5);
-      assertEquals(4, new HashSet<>(high.subList(0, 4)).size());
-      assertEquals(high.get(0), high.get(4));
+      assertWrapsAfter(4, high);
       assertTrue(new HashSet<>(low).stream().noneMatch(high::contains));
     }
+  }
+
+  private static Accelerator startWith(String systemName, String key, int poolSize) {
+    return Accelerator.start(
+        ConfigFactory.parseString(
+            "openaccel.system-name = \"" + systemName + "\"\n" + key + " = " + poolSize));
+  }
+
+  /** The first {@code size} streams differ and the next one is the first again. */
+  private static void assertWrapsAfter(int size, List<Stream> taken) {
+    assertEquals(size, new HashSet<>(taken.subList(0, size)).size());
+    assertEquals(taken.get(0), taken.get(size));
   }
 }

@@ -93,13 +93,14 @@ class AsyncQueueEngineTest {
     assertEquals(List.of("device", "java"), order);
   }
 
-  @Test
-  void aQueueThatThrowsFromMarkOrWaitForFailsTheRecordOrWaitsOnTheHostAndTheStreamGoesOn() {
-    Stream producer = newStream();
-    Stream consumer = newStream();
-    List<String> order = new CopyOnWriteArrayList<>();
-    CountDownLatch gate = new CountDownLatch(1);
-    Event ready = Engines.newEvent(ENGINE, EventOptions.defaults());
+  /**
+   * Records {@code ready} on {@code producer} behind device work that waits for {@code gate} and
+   * then adds "produced" to {@code order}; returns once the record's marker is stored (the stream's
+   * actor stores it before it submits the next item, so once that item is submitted a wait sees the
+   * marker; the mark count alone rises before it is stored).
+   */
+  private static void recordBehindGatedWork(
+      Stream producer, Event ready, CountDownLatch gate, List<String> order) {
     device(
         producer,
         "produce",
@@ -112,6 +113,16 @@ class AsyncQueueEngineTest {
     ENGINE.enqueue(producer, "after the record", afterRecord);
     assertTrue(
         Engines.eventually(() -> DEVICE.submitted.contains(afterRecord)), "record's marker stored");
+  }
+
+  @Test
+  void aQueueThatThrowsFromMarkOrWaitForFailsTheRecordOrWaitsOnTheHostAndTheStreamGoesOn() {
+    Stream producer = newStream();
+    Stream consumer = newStream();
+    List<String> order = new CopyOnWriteArrayList<>();
+    CountDownLatch gate = new CountDownLatch(1);
+    Event ready = Engines.newEvent(ENGINE, EventOptions.defaults());
+    recordBehindGatedWork(producer, ready, gate, order);
     DEVICE.refuseMarks.set(true);
     try {
       ready.block(consumer); // waitFor throws: the consumer waits for the record on the host
@@ -162,20 +173,7 @@ class AsyncQueueEngineTest {
     Event ready = Engines.newEvent(ENGINE, EventOptions.defaults());
     int marksBefore = DEVICE.marks.get();
     int waitsBefore = DEVICE.deviceWaits.get();
-    device(
-        producer,
-        "produce",
-        () -> {
-          Engines.awaiting(gate).run();
-          order.add("produced");
-        });
-    ready.record(producer);
-    QueueDevice.Work afterRecord = new QueueDevice.Work(() -> {});
-    ENGINE.enqueue(producer, "after the record", afterRecord);
-    // The stream's actor stores the record's marker before it submits the next item, so once that
-    // item is submitted a wait sees the marker (the mark count alone rises before it is stored).
-    assertTrue(
-        Engines.eventually(() -> DEVICE.submitted.contains(afterRecord)), "record's marker stored");
+    recordBehindGatedWork(producer, ready, gate, order);
     assertTrue(DEVICE.marks.get() > marksBefore, "record submitted");
     ready.block(consumer);
     device(consumer, "consume", () -> order.add("consumed"));
