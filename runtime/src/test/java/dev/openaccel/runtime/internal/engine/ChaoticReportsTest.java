@@ -201,19 +201,22 @@ class ChaoticReportsTest {
     }
   }
 
+  private static ActorEngine start(ActorTestKit kit, Chaos chaos, int computeUnits) {
+    return Engines.start(
+        kit.system(),
+        EngineSpec.builder(TYPE)
+            .computeUnits(computeUnits)
+            .capabilities(Capability.EVENTS)
+            .executor(chaos)
+            .build());
+  }
+
   /** Random mixes of device work, Java kernels, events, waits and syncs on several streams. */
   @Test
   void randomInterleavingsSettleEveryItemOnceInOrder() throws Exception {
     ActorTestKit kit = ActorTestKit.create();
     Chaos chaos = new Chaos();
-    ActorEngine engine =
-        Engines.start(
-            kit.system(),
-            EngineSpec.builder(TYPE)
-                .computeUnits(3)
-                .capabilities(Capability.EVENTS)
-                .executor(chaos)
-                .build());
+    ActorEngine engine = start(kit, chaos, 3);
     int streamCount = 4;
     List<Stream> streams = new ArrayList<>();
     for (int i = 0; i < streamCount; i++) {
@@ -345,14 +348,7 @@ class ChaoticReportsTest {
     for (int round = 0; round < 10; round++) {
       ActorTestKit kit = ActorTestKit.create();
       Chaos chaos = new Chaos();
-      ActorEngine engine =
-          Engines.start(
-              kit.system(),
-              EngineSpec.builder(TYPE)
-                  .computeUnits(2)
-                  .capabilities(Capability.EVENTS)
-                  .executor(chaos)
-                  .build());
+      ActorEngine engine = start(kit, chaos, 2);
       List<Stream> streams = new ArrayList<>();
       for (int i = 0; i < 3; i++) {
         streams.add(engine.getNewStream(D0, 0));
