@@ -6,6 +6,7 @@ import static dev.openaccel.runtime.tck.BackendTck.assertThrowsWith;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
@@ -152,6 +153,27 @@ class StreamSemanticsTest {
     } finally {
       gate.countDown();
     }
+  }
+
+  @Test
+  void waitStreamOnAStreamOfAnotherBackendLeavesItsFailureForItsOwnSync() throws Exception {
+    Stream regStream = accelerator.newStream(Device.of(OpenRegProvider.TYPE, 0));
+    Stream clStream = accelerator.newStream(device);
+    regStream.launch(
+        "bad",
+        () -> {
+          throw new IllegalStateException("bad");
+        });
+    clStream.waitStream(regStream);
+    assertThrows(
+        DeviceExecutionException.class,
+        () -> OpenClTestSupport.synchronize(clStream),
+        "the waiting stream takes the failure in");
+    assertThrows(
+        DeviceExecutionException.class,
+        () -> OpenClTestSupport.synchronize(regStream),
+        "and the failing stream still reports it at its own next sync");
+    OpenClTestSupport.synchronize(regStream); // reported once
   }
 
   @Test

@@ -19,8 +19,15 @@ public final class MultiStreamGuard implements AutoCloseable {
     this.impl = impl;
     this.owner = owner;
     List<Stream> saved = new ArrayList<>(streams.size());
-    for (Stream stream : streams) {
-      saved.add(impl.exchangeStream(stream));
+    try {
+      for (Stream stream : streams) {
+        saved.add(impl.exchangeStream(stream));
+      }
+    } catch (RuntimeException e) { // e.g. a stream of another accelerator: undo what was made
+      for (int i = saved.size() - 1; i >= 0; i--) {
+        impl.exchangeStream(saved.get(i));
+      }
+      throw e;
     }
     this.originals = saved;
     owner.opened(this);

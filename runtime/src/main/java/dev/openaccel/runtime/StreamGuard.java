@@ -20,7 +20,12 @@ public final class StreamGuard implements AutoCloseable {
     this.stream = stream;
     this.originalDevice = impl.getDevice();
     this.originalStream = impl.exchangeStream(stream);
-    impl.setDevice(stream.device());
+    try {
+      impl.setDevice(stream.device());
+    } catch (RuntimeException e) { // undo the exchange: a guard that failed to open leaves nothing
+      impl.exchangeStream(originalStream);
+      throw e;
+    }
     owner.opened(this);
   }
 

@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import com.typesafe.config.ConfigFactory;
 import dev.openaccel.openreg.testing.ForeignStreams;
 import dev.openaccel.openreg.testing.KernelLatches;
 import dev.openaccel.openreg.testing.SharedAcceleratorTest;
+import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.MultiStreamGuard;
 import dev.openaccel.runtime.Stream;
@@ -85,6 +87,19 @@ class MultiStreamGuardTest extends SharedAcceleratorTest {
       assertEquals(acc.defaultStream(D0), acc.currentStream());
     }
     assertEquals(D0, acc.currentDevice());
+  }
+
+  @Test
+  void aStreamOfAnotherAcceleratorIsRejectedAndTheStreamsBeforeItAreRestored() {
+    try (Accelerator other =
+        Accelerator.start(
+            ConfigFactory.parseString("openaccel.system-name = multi-stream-guard-other"))) {
+      Stream mine = acc.newStream(D1);
+      Stream foreign = other.newStream(D0);
+      assertThrows(
+          IllegalArgumentException.class, () -> acc.multiStreamGuard(List.of(mine, foreign)));
+      assertEquals(acc.defaultStream(D1), acc.currentStream(D1), "the guard that failed left it");
+    }
   }
 
   @Test

@@ -8,12 +8,15 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.openreg.OpenRegProvider;
+import dev.openaccel.openreg.testing.KernelLatches;
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Stream;
 import java.util.List;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
@@ -85,6 +88,35 @@ class KernelIsolationTest {
             }));
     assertEquals(D0, device.get());
     assertEquals(b, stream.get(), "the kernel's own stream is current inside it");
+  }
+
+  @Test
+  void whatACompletionCallbackMakesCurrentDoesNotReachALaterCallbackOnItsThread() throws Exception {
+    Stream first = accelerator.newStream(D1);
+    Stream leaked = accelerator.newStream(D1);
+    CountDownLatch gate = new CountDownLatch(1);
+    first.launch("gate", () -> KernelLatches.await(gate));
+    CompletableFuture<Void> setter =
+        first
+            .recordEvent()
+            .completion()
+            .thenRun(() -> accelerator.setStream(leaked)) // runs on D1's only device thread
+            .toCompletableFuture();
+    gate.countDown();
+    get(setter);
+
+    Stream second = accelerator.newStream(D1);
+    CountDownLatch gate2 = new CountDownLatch(1);
+    second.launch("gate", () -> KernelLatches.await(gate2));
+    CompletableFuture<String> seen =
+        second
+            .recordEvent()
+            .completion()
+            .thenApply(done -> accelerator.currentDevice() + " " + accelerator.currentStream(D1))
+            .toCompletableFuture();
+    gate2.countDown();
+    assertEquals(
+        D0 + " " + accelerator.defaultStream(D1), get(seen), "a fresh context, as a thread's");
   }
 
   @Test

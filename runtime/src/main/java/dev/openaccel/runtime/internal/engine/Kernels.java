@@ -35,9 +35,8 @@ import org.slf4j.LoggerFactory;
  * right there gets the interrupt after its kernel, during the shutdown, where the device pool keeps
  * serving through it.
  *
- * <p>Owns: {@code saved}, the thread's own context while the stream's is installed (confined to the
- * actor); {@code running}, {@code runner} and {@code kernelName}, which the device thread writes as
- * a kernel starts and ends and {@link #interrupt} reads (see {@code running}); the failure it
+ * <p>Owns: {@code running}, {@code runner} and {@code kernelName}, which the device thread writes
+ * as a kernel starts and ends and {@link #interrupt} reads (see {@code running}); the failure it
  * returns is recorded by the actor.
  */
 final class Kernels {
@@ -70,7 +69,6 @@ final class Kernels {
   private final CurrentContext current;
   private final DeviceContext kernelContext;
   private final EngineDevices devices; // whether the actor system's shutdown has begun
-  private DeviceContext saved; // null: the thread's own context is current
 
   @SuppressWarnings("unused") // through RUNNING
   private volatile int running;
@@ -136,14 +134,13 @@ final class Kernels {
     return new Outcome(value, failure);
   }
 
-  /** Installs the stream's context, unless it still is from the previous kernel. */
+  /**
+   * Installs the stream's context, unless it still is from the previous kernel (a kernel that
+   * changed it: that change ended with it).
+   */
   private void enter() {
-    DeviceContext now = current.get();
-    if (saved == null) {
-      saved = now;
+    if (current.get() != kernelContext) {
       current.set(kernelContext);
-    } else if (now != kernelContext) {
-      current.set(kernelContext); // the previous kernel changed it; that change ended with it
     }
   }
 
@@ -166,11 +163,14 @@ final class Kernels {
     return name;
   }
 
-  /** Restores the thread's own context if a kernel's is installed. */
+  /**
+   * Gives the device thread a fresh context (as a new thread's) for what runs next outside a
+   * kernel, which is a caller's callbacks: neither a kernel's context nor what an earlier callback
+   * set there reaches them.
+   */
   void leave() {
-    if (saved != null) {
-      current.set(saved);
-      saved = null;
+    if (current.get() != DeviceContext.empty()) {
+      current.set(DeviceContext.empty());
     }
   }
 

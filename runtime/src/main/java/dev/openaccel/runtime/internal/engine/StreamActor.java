@@ -128,6 +128,14 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   @Override
   public Behavior<Command> receive(TypedActorContext<Command> context, Command message) {
     try {
+      return dispatch(message);
+    } finally {
+      kernels.leave(); // what a callback run in this turn set does not reach the next one
+    }
+  }
+
+  private Behavior<Command> dispatch(Command message) {
+    try {
       if (message == Drain.INSTANCE) {
         return onDrain();
       } else if (message == DeviceEnded.INSTANCE) {

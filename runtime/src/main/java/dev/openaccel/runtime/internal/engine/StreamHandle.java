@@ -215,8 +215,20 @@ final class StreamHandle implements Stream.Ops {
   @Override
   public void waitFor(Stream other) {
     if (!other.deviceType().equals(stream.deviceType())) {
-      // A stream of another backend: its own engine says when the work enqueued so far is done.
-      waitFor(other.synchronizeAsync(), "the work enqueued on " + other + " before waitStream");
+      // A stream of another backend: a record there says when the work enqueued so far is done,
+      // carrying its failure without reporting it (a sync would use the failure up, and other's
+      // own next sync would then pass).
+      String what = "the work enqueued on " + other + " before waitStream";
+      Event end;
+      try {
+        end = other.recordEvent();
+      } catch (UnsupportedOperationException noEvents) { // a backend without events: its sync
+        waitFor(other.synchronizeAsync(), what);
+        return;
+      }
+      CompletionStage<Void> done = end.completion();
+      done.whenComplete((ok, failed) -> end.close());
+      waitFor(done, what);
       return;
     }
     StreamHandle source = engine.handleOf(other);
