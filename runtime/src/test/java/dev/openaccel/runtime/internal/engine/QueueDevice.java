@@ -42,6 +42,20 @@ final class QueueDevice implements DeviceExecutor {
     public void discard() {
       onDiscard.run();
     }
+
+    /**
+     * Each piece of work is itself: two built from the same non-capturing lambdas (one instance
+     * each) would otherwise be equal, and a set of submitted work would take one for the other.
+     */
+    @Override
+    public boolean equals(Object other) {
+      return this == other;
+    }
+
+    @Override
+    public int hashCode() {
+      return System.identityHashCode(this);
+    }
   }
 
   /** How many device-side waits the queues accepted. */
