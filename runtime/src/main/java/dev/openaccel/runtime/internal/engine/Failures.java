@@ -2,6 +2,7 @@ package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.DeviceExecutionException;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionException;
 import java.util.concurrent.ExecutionException;
 
 /** How the engine turns failures of device work into exceptions for its callers. Internal. */
@@ -24,9 +25,13 @@ final class Failures {
 
   /** {@code cause} as a device failure, for aggregation. */
   static DeviceExecutionException asExecutionFailure(Throwable cause) {
-    return cause instanceof DeviceExecutionException failure
+    Throwable unwrapped = cause;
+    while (unwrapped instanceof CompletionException && unwrapped.getCause() != null) {
+      unwrapped = unwrapped.getCause(); // a dependent stage's wrapper says nothing of its own
+    }
+    return unwrapped instanceof DeviceExecutionException failure
         ? failure
-        : new DeviceExecutionException(String.valueOf(cause), cause);
+        : new DeviceExecutionException(String.valueOf(unwrapped), unwrapped);
   }
 
   /** {@code earlier} with {@code next} added: a new exception, since {@code earlier} is shared. */

@@ -147,6 +147,19 @@ class AsyncQueueEngineTest {
   }
 
   @Test
+  void aStreamWaitingForAFailedDependentStageNamesTheCauseNotItsWrapper() {
+    Stream stream = newStream();
+    CompletableFuture<Void> source = new CompletableFuture<>();
+    stream.waitFor(source.thenRun(() -> {})); // fails with a CompletionException around the cause
+    source.completeExceptionally(new IllegalStateException("upstream broke"));
+    DeviceExecutionException e = assertThrows(DeviceExecutionException.class, stream::synchronize);
+    assertTrue(
+        e.getMessage().contains("upstream broke")
+            && !e.getMessage().contains("CompletionException"),
+        e.getMessage());
+  }
+
+  @Test
   void aStreamWhoseActorFailsSaysWhyInsteadOfBlamingAShutdown() {
     Stream stream = newStream();
     stream.synchronize(); // the actor exists and is idle
