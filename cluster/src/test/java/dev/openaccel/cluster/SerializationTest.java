@@ -87,6 +87,8 @@ class SerializationTest {
             handle,
             buffer,
             new RemoteDevice(node, DEVICE),
+            DEVICE,
+            DEVICE.type(),
             new GatewayProtocol.Described(1, node, List.of(DEVICE)),
             new GatewayProtocol.StreamCreated(2, 65),
             new GatewayProtocol.Recorded(3, handle),

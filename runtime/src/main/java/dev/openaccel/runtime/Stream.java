@@ -94,9 +94,9 @@ public final class Stream {
 
   /**
    * Work enqueued here after this call waits for the work enqueued on {@code other} before it.
-   * {@code other} may be a stream of another backend: the wait then parks this stream until {@code
-   * other.synchronizeAsync()} completes, and a failure of that work reaches what this stream
-   * records next.
+   * {@code other} may be a stream of another backend: the wait then parks this stream until a
+   * record made on {@code other} completes, and a failure of that work reaches what this stream
+   * records next (and is still reported by {@code other}'s own next sync).
    */
   public void waitStream(Stream other) {
     Objects.requireNonNull(other, "other");

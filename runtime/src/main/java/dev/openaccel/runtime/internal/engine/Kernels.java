@@ -23,8 +23,9 @@ import org.slf4j.LoggerFactory;
  * {@link DeviceExecutionException}, as {@code FutureTask} hands every throwable to its future.
  * Internal; confined to the stream's actor.
  *
- * <p>The stream's context stays installed from one kernel to the next (one thread-local read per
- * kernel, not three); the actor calls {@link #leave} before anything else runs on the thread.
+ * <p>The stream's context stays installed from one kernel to the next within a turn of the actor
+ * (one thread-local read per kernel, not three); the actor calls {@link #leave}, which gives the
+ * thread a fresh context, before anything else runs on the thread and after each message.
  *
  * <p>A kernel still running while the actor system shuts down may be interrupted ({@link
  * #interrupt}). That costs a release store and a volatile read per kernel, no fence: a kernel ends

@@ -154,7 +154,11 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
 
   @Override
   public Behavior<Command> receiveSignal(TypedActorContext<Command> context, Signal signal) {
-    return signal instanceof PostStop ? onPostStop() : Behaviors.unhandled();
+    try {
+      return signal instanceof PostStop ? onPostStop() : Behaviors.unhandled();
+    } finally {
+      kernels.leave(); // the callbacks the stop ran leave nothing on the thread either
+    }
   }
 
   private Behavior<Command> onDrain() {

@@ -222,7 +222,9 @@ final class StreamHandle implements Stream.Ops {
       Event end;
       try {
         end = other.recordEvent();
-      } catch (UnsupportedOperationException noEvents) { // a backend without events: its sync
+      } catch (UnsupportedOperationException | IllegalStateException cannotRecord) {
+        // A backend without events, or a stream that stopped: its sync, which then fails this
+        // stream's next sync instead of throwing here.
         waitFor(other.synchronizeAsync(), what);
         return;
       }
