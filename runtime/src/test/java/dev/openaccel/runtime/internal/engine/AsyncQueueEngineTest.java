@@ -265,6 +265,23 @@ class AsyncQueueEngineTest {
   }
 
   @Test
+  void waitStreamOnAStoppedStreamOfAnotherBackendFailsTheNextSyncInsteadOfThrowing() {
+    ActorTestKit otherKit = ActorTestKit.create();
+    ActorEngine other =
+        Engines.start(
+            otherKit.system(),
+            EngineSpec.builder(DeviceType.of("elsewhere")).capabilities(Capability.EVENTS).build());
+    Stream stopped = other.getNewStream(Device.of(DeviceType.of("elsewhere"), 0), 0);
+    stopped.launch("ran", () -> {});
+    stopped.synchronize();
+    otherKit.shutdownTestKit(); // no record can be made there any more
+    Stream stream = newStream();
+    stream.waitStream(stopped);
+    DeviceExecutionException e = assertThrows(DeviceExecutionException.class, stream::synchronize);
+    assertTrue(e.getMessage().contains("accepts no more work"), e.getMessage());
+  }
+
+  @Test
   void aDeviceQueueThatCannotOpenFailsTheStreamsWorkInsteadOfWedgingIt() {
     ActorEngine broken =
         Engines.start(
