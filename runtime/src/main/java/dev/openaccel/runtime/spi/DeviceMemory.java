@@ -67,8 +67,8 @@ public interface DeviceMemory {
   default void unhold(Region region) {}
 
   /**
-   * A host view of the first {@code bytes} of {@code region}, held for the kernel ({@link #hold}),
-   * for a Java kernel; called on the device thread once the stream's earlier device work has ended,
+   * A host view of the first {@code bytes} of {@code region} for a Java kernel that holds it
+   * ({@link #hold}); called on the device thread once the stream's earlier device work has ended,
    * and paired with {@link #unmap} when the kernel returns.
    */
   ByteBuffer map(Region region, long bytes);

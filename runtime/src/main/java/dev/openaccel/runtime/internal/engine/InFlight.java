@@ -74,11 +74,12 @@ final class InFlight {
     /** One end arrived (after its outcome was written): the last one tells the actor. */
     private void counted() {
       if ((int) PENDING.getAndAdd(this, -1) == 1) {
-        owner.signal();
+        owner.signalOnce();
       }
     }
 
-    private boolean ended() {
+    /** All its ends arrived (a backend that reports one too many drives the count below 0). */
+    private boolean allEndsArrived() {
       return pending <= 0;
     }
   }
@@ -96,7 +97,7 @@ final class InFlight {
     this.signal = signal;
   }
 
-  private void signal() {
+  private void signalOnce() {
     if (!signaled && !(boolean) SIGNALED.getAndSet(this, true)) {
       signal.run();
     }
@@ -166,7 +167,7 @@ final class InFlight {
 
   private void settleFront() {
     Entry front;
-    while ((front = entries.peekFirst()) != null && front.ended()) {
+    while ((front = entries.peekFirst()) != null && front.allEndsArrived()) {
       removed(entries.pollFirst());
       front.settle.settle(front.deviceNanos, front.failure);
     }

@@ -84,9 +84,9 @@ sealed interface WorkItem
   /**
    * A Java kernel over buffers of the backend's own device memory, which it holds from its launch
    * ({@link dev.openaccel.runtime.spi.DeviceMemory#hold}); its body gives the regions back once it
-   * has run, {@code release} if it never runs. Nobody waits for its value.
+   * has run, {@code unhold} if it never runs. Nobody waits for its value.
    */
-  record MappedKernel(String name, Body body, Runnable release) implements HostWork {
+  record MappedKernel(String name, Body body, Runnable unhold) implements HostWork {
     @Override
     public Object run() throws Exception {
       return body.run();
@@ -99,7 +99,7 @@ sealed interface WorkItem
 
     @Override
     public void reject(DeviceExecutionException failure) {
-      release.run();
+      unhold.run();
     }
 
     @Override
