@@ -21,6 +21,7 @@ import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.concurrent.atomic.AtomicReference;
+import java.util.function.Supplier;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -92,31 +93,31 @@ class KernelIsolationTest {
 
   @Test
   void whatACompletionCallbackMakesCurrentDoesNotReachALaterCallbackOnItsThread() throws Exception {
-    Stream first = accelerator.newStream(D1);
     Stream leaked = accelerator.newStream(D1);
-    CountDownLatch gate = new CountDownLatch(1);
-    first.launch("gate", () -> KernelLatches.await(gate));
-    CompletableFuture<Void> setter =
-        first
-            .recordEvent()
-            .completion()
-            .thenRun(() -> accelerator.setStream(leaked)) // runs on D1's only device thread
-            .toCompletableFuture();
-    gate.countDown();
-    get(setter);
+    get(
+        onD1sThread(
+            () -> {
+              accelerator.setStream(leaked);
+              return null;
+            }));
+    String seen =
+        get(onD1sThread(() -> accelerator.currentDevice() + " " + accelerator.currentStream(D1)));
+    assertEquals(D0 + " " + accelerator.defaultStream(D1), seen, "a fresh context, as a thread's");
+  }
 
-    Stream second = accelerator.newStream(D1);
-    CountDownLatch gate2 = new CountDownLatch(1);
-    second.launch("gate", () -> KernelLatches.await(gate2));
-    CompletableFuture<String> seen =
-        second
-            .recordEvent()
-            .completion()
-            .thenApply(done -> accelerator.currentDevice() + " " + accelerator.currentStream(D1))
-            .toCompletableFuture();
-    gate2.countDown();
-    assertEquals(
-        D0 + " " + accelerator.defaultStream(D1), get(seen), "a fresh context, as a thread's");
+  /**
+   * {@code callback} run as the completion callback of a record on a new stream of D1, which
+   * completes in the turn of D1's only device thread (the record waits behind a gated kernel, so
+   * the callback is registered before it completes).
+   */
+  private static <T> CompletableFuture<T> onD1sThread(Supplier<T> callback) {
+    Stream stream = accelerator.newStream(D1);
+    CountDownLatch gate = new CountDownLatch(1);
+    stream.launch("gate", () -> KernelLatches.await(gate));
+    CompletableFuture<T> result =
+        stream.recordEvent().completion().thenApply(done -> callback.get()).toCompletableFuture();
+    gate.countDown();
+    return result;
   }
 
   @Test

@@ -128,14 +128,6 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   @Override
   public Behavior<Command> receive(TypedActorContext<Command> context, Command message) {
     try {
-      return dispatch(message);
-    } finally {
-      kernels.leave(); // what a callback run in this turn set does not reach the next one
-    }
-  }
-
-  private Behavior<Command> dispatch(Command message) {
-    try {
       if (message == Drain.INSTANCE) {
         return onDrain();
       } else if (message == DeviceEnded.INSTANCE) {
@@ -149,6 +141,8 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     } catch (RuntimeException | Error e) {
       crashed = e; // the actor stops; its work fails naming this (see onPostStop)
       throw e;
+    } finally {
+      kernels.leave(); // what a callback run in this turn set does not reach the next one
     }
   }
 
@@ -267,8 +261,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
         }
       }
     } finally {
-      kernels.leave();
-      progress.publish();
+      progress.publish(); // receive() then gives the thread a fresh context
       if (device != null) {
         device.flush(); // the stream submitted all it has for now, or yields its thread
       }
@@ -295,7 +288,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
       progress.itemCompletedUnpublished(); // drain() publishes
       return;
     }
-    kernels.leave(); // the result's callbacks run in the thread's own context
+    kernels.leave(); // the result's callbacks run in a fresh context
     progress.itemCompleted(); // before the caller's stage completes, so query() agrees with it
     outcome.complete(kernel.result());
   }
