@@ -54,8 +54,13 @@ import org.slf4j.LoggerFactory;
  * <p>Submissions come from the stream's actor, one at a time; reports from OpenCL's callback
  * threads or from waiting threads ({@link Completions}). Owns: the queue handle (released by {@link
  * #close()}), and the entries not yet completed with the count of outstanding callbacks, how far
- * the stream and {@code clFlush} have flushed and the error that lost it, guarded by this object's
- * monitor (held only around enqueue and flush calls, never while a completion runs).
+ * the stream and {@code clFlush} have flushed and the error that lost it. Two locks, always taken
+ * in this order: {@code order}, held around every OpenCL call that adds to the queue, flushes it or
+ * releases it, so that sequence numbers follow the queue's order and no call meets a released
+ * handle; and this object's monitor, which guards the state and is held only briefly, never across
+ * the enqueue of a command, so that a report never waits for the driver to take a command (on
+ * NVIDIA's platform a waiting thread blocked on a monitor held across each enqueue cost the
+ * enqueuing thread a futex wake per command). Neither is held while a completion runs.
  */
 final class ClQueue implements DeviceQueue, AutoCloseable {
   /**
@@ -75,10 +80,11 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   private static final int DEFERRED_AT_MOST = 64;
 
   private final ClContext context;
+  private final Object order = new Object(); // see the class comment; taken before the monitor
   private final long queue;
   private final ClTrace trace;
-  private final PointerBuffer event = PointerBuffer.allocateDirect(1);
-  private final PointerBuffer rearmEvent = PointerBuffer.allocateDirect(1);
+  private final PointerBuffer event = PointerBuffer.allocateDirect(1); // under order
+  private final PointerBuffer rearmEvent = PointerBuffer.allocateDirect(1); // under order
   private final ArrayDeque<Entry> entries = new ArrayDeque<>();
   private long submitted;
   private long flushed; // submitted at the stream's last flush: it arms the commands after it
@@ -150,29 +156,35 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   }
 
   /**
-   * Enqueues {@code command}; returns what is left to do outside this queue's monitor (and outside
+   * Enqueues {@code command}; returns what is left to do outside this queue's locks (and outside
    * any other lock the caller holds: it may lock other queues and markers), which the caller runs.
+   * The enqueue itself runs under {@code order} alone: the monitor is held just before it (to
+   * decide how the command will be reported) and just after (to record it).
    */
   private Runnable enqueue(ClWork command, Completion done) {
     int rc;
-    long seq;
+    long seq = 0;
     long handle = 0;
     boolean watched;
     Runnable prompt;
     OpenClException thrown = null;
-    synchronized (this) {
-      if (lost != null) {
+    synchronized (order) {
+      boolean spanned = !(command instanceof ClBarrier); // barriers are no kernel spans
+      boolean traced;
+      OpenClException refused;
+      synchronized (this) {
+        refused = lost; // set only under order: it cannot change before the enqueue below
+        prompt = refused != null ? NOTHING : keepTailPromptLocked();
+        watched = refused == null && spanned && startsReportLocked();
+        traced = spanned && !watched && trace.enabled();
+      }
+      if (refused != null) {
         command.enqueued();
-        OpenClException refused = lost;
         return () -> {
           command.ended(false);
           done.fail(refused);
         };
       }
-      prompt = keepTailPromptLocked();
-      boolean spanned = !(command instanceof ClBarrier); // barriers are no kernel spans
-      watched = spanned && startsReportLocked();
-      boolean traced = spanned && !watched && trace.enabled();
       try {
         rc = command.enqueue(queue, watched || traced ? MemoryUtil.memAddress(event) : 0L);
       } catch (OpenClException e) { // e.g. clSetKernelArg: fails like an enqueue, prompt still runs
@@ -183,17 +195,18 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       }
       if (rc != 0) {
         watched = false;
-        seq = 0;
       } else {
-        seq = ++submitted;
-        if (spanned) {
-          run++;
-        }
-        entries.addLast(new Entry(seq, command, done, null, traced ? event.get(0) : 0L));
-        if (watched) {
-          outstanding++;
-          reports++;
-          handle = event.get(0);
+        handle = event.get(0);
+        synchronized (this) {
+          seq = ++submitted;
+          if (spanned) {
+            run++;
+          }
+          entries.addLast(new Entry(seq, command, done, null, traced ? handle : 0L));
+          if (watched) {
+            outstanding++;
+            reports++;
+          }
         }
       }
     }
@@ -274,28 +287,30 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
 
   @Override
   public Marker mark(Completion done) {
-    ClMarker marker;
-    Runnable arm;
+    ClMarker marker = null;
+    Runnable arm = NOTHING;
     OpenClException refused;
-    synchronized (this) {
-      refused = lost;
+    synchronized (order) {
+      synchronized (this) {
+        refused = lost; // set only under order
+      }
       if (refused == null) {
         int rc = nclEnqueueMarkerWithWaitList(queue, 0, 0L, MemoryUtil.memAddress(event));
         refused = rc == 0 ? null : new OpenClException("clEnqueueMarkerWithWaitList", rc);
       }
-      if (refused != null) {
-        marker = null;
-        arm = NOTHING;
-      } else {
-        boolean first = startsReportLocked();
-        long seq = ++submitted;
-        run++;
-        marker = new ClMarker(context, event.get(0), this, seq);
-        entries.addLast(new Entry(seq, null, done, marker, 0L));
-        // First in its run, the marker gets its own callback; later in a run, a barrier that
-        // waits for it may report it, or the next command or flush arms it (no callback inside a
-        // hop).
-        arm = first ? armIfIdleLocked() : NOTHING;
+      if (refused == null) {
+        long handle = event.get(0);
+        synchronized (this) {
+          boolean first = startsReportLocked();
+          long seq = ++submitted;
+          run++;
+          marker = new ClMarker(context, handle, this, seq);
+          entries.addLast(new Entry(seq, null, done, marker, 0L));
+          // First in its run, the marker gets its own callback; later in a run, a barrier that
+          // waits for it may report it, or the next command or flush arms it (no callback inside
+          // a hop).
+          arm = first ? armIfIdleLocked(true) : NOTHING;
+        }
       }
     }
     if (refused != null) {
@@ -349,11 +364,13 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   public void flush() {
     Runnable arm;
     long upTo;
-    synchronized (this) {
-      flushed = submitted;
-      run = 0;
-      arm = armIfIdleLocked();
-      upTo = submitted; // a marker arm enqueued included
+    synchronized (order) {
+      synchronized (this) {
+        flushed = submitted;
+        run = 0;
+        arm = armIfIdleLocked(true);
+        upTo = submitted; // a marker arm enqueued included
+      }
     }
     arm.run();
     send(upTo);
@@ -381,29 +398,34 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
    * @throws OpenClException if this queue is lost, now or before (see the class comment)
    */
   void sendToDevice(long seq) {
+    if (flushedUpTo(seq)) {
+      return; // without waiting for an enqueue in progress
+    }
     OpenClException failed;
     List<Entry> held;
-    synchronized (this) {
-      if (lost != null) {
-        throw lost;
+    synchronized (order) {
+      long upTo;
+      synchronized (this) {
+        if (flushedUpTo(seq)) {
+          return;
+        }
+        upTo = submitted;
       }
-      if (closed || sent >= seq) {
-        return;
-      }
-      long upTo = submitted;
       int rc = flushCall.applyAsInt(queue);
-      if (rc == 0) {
-        sent = upTo;
-        return;
+      synchronized (this) {
+        if (rc == 0) {
+          sent = Math.max(sent, upTo);
+          return;
+        }
+        failed =
+            new OpenClException(
+                "clFlush",
+                rc,
+                "; the queue is lost: its commands may never run, and it takes no more work");
+        lost = failed;
+        failedUpTo = submitted; // a later report of these skips their completions
+        held = new ArrayList<>(entries);
       }
-      failed =
-          new OpenClException(
-              "clFlush",
-              rc,
-              "; the queue is lost: its commands may never run, and it takes no more work");
-      lost = failed;
-      failedUpTo = submitted; // a later report of these skips their completions
-      held = new ArrayList<>(entries);
     }
     LOG.error("{}", failed.getMessage());
     for (Entry entry : held) {
@@ -416,6 +438,19 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   }
 
   /**
+   * True if every command up to {@code seq} was flushed, or there is nothing to flush any more (the
+   * queue is released).
+   *
+   * @throws OpenClException if this queue is lost
+   */
+  private synchronized boolean flushedUpTo(long seq) {
+    if (lost != null) {
+      throw lost;
+    }
+    return closed || sent >= seq;
+  }
+
+  /**
    * Releases the queue. Commands still running end as usual, and their reports still complete their
    * entries (which frees what the commands used only then), but touch the released handle no more:
    * no marker is armed and nothing flushed. Called once, by the stream's actor; the release itself
@@ -424,15 +459,17 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
    */
   @Override
   public void close() {
-    synchronized (this) {
-      closed = true;
-      ArrayDeque<Entry> left = new ArrayDeque<>(entries.size());
-      for (Entry entry : entries) {
-        releaseTraced(entry); // its span is not published
-        left.addLast(new Entry(entry.seq(), entry.work(), entry.done(), entry.marker(), 0L));
+    synchronized (order) { // no OpenCL call on the queue is under way or follows
+      synchronized (this) {
+        closed = true;
+        ArrayDeque<Entry> left = new ArrayDeque<>(entries.size());
+        for (Entry entry : entries) {
+          releaseTraced(entry); // its span is not published
+          left.addLast(new Entry(entry.seq(), entry.work(), entry.done(), entry.marker(), 0L));
+        }
+        entries.clear();
+        entries.addAll(left);
       }
-      entries.clear();
-      entries.addAll(left);
     }
     clReleaseCommandQueue(queue);
   }
@@ -504,7 +541,6 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       long seq, int status, long endNanos, OpenClException cause, boolean fromCallback) {
     List<Entry> ended = new ArrayList<>();
     Runnable arm;
-    long upTo;
     long failedAlready;
     synchronized (this) {
       failedAlready = failedUpTo;
@@ -514,12 +550,14 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       while (!entries.isEmpty() && entries.peekFirst().seq() <= seq) {
         ended.add(entries.pollFirst());
       }
-      Entry last = entries.peekLast();
-      // Commands submitted since the stream's last flush are armed by its next one, once it has
-      // submitted all it has (or by a command 64 after the last reported): no marker per report
-      // while it submits.
-      arm = last != null && last.seq() > flushed ? NOTHING : armIfIdleLocked();
-      upTo = submitted; // a marker arm enqueued included
+      arm = armAfterReportLocked(false);
+    }
+    if (arm == null) { // a marker is to be enqueued: again, in order
+      synchronized (order) {
+        synchronized (this) {
+          arm = armAfterReportLocked(true);
+        }
+      }
     }
     for (Entry entry : ended) {
       boolean failed = entry.seq() == seq && status < 0;
@@ -539,27 +577,42 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         entry.done().complete(endNanos);
       }
     }
-    arm.run();
-    send(upTo);
+    arm.run(); // a marker it watches is flushed first
+  }
+
+  /**
+   * What a report arms: nothing while the stream is still submitting (commands submitted since its
+   * last flush are armed by its next one, once it has submitted all it has, or by a command 64
+   * after the last reported: no marker per report while it submits), else {@link #armIfIdleLocked};
+   * null if that would enqueue a marker and the caller does not hold {@code order}.
+   */
+  private Runnable armAfterReportLocked(boolean ordered) {
+    Entry last = entries.peekLast();
+    return last != null && last.seq() > flushed ? NOTHING : armIfIdleLocked(ordered);
   }
 
   /**
    * If no callback is outstanding, decides how the commands left will be reported, by their last
    * one (its end implies the others'): a marker a barrier reports needs nothing; another marker
-   * gets a callback; other commands a marker behind them. Returns what to run outside the monitor.
+   * gets a callback; other commands a marker behind them. Returns what to run outside the locks, or
+   * null if a marker is to be enqueued and the caller does not hold {@code order} ({@code ordered}
+   * false).
    */
-  private Runnable armIfIdleLocked() {
+  private Runnable armIfIdleLocked(boolean ordered) {
     Entry last = entries.peekLast();
     if (outstanding > 0 || last == null || (last.marker() != null && last.marker().reported())) {
       return NOTHING;
     }
     if (last.marker() == null) {
-      return rearmLocked();
+      return ordered ? rearmLocked() : null;
     }
     return watchUnreportedLocked(last.marker());
   }
 
-  /** A marker with a callback behind the commands left (nothing if none can be enqueued). */
+  /**
+   * A marker with a callback behind the commands left (nothing if none can be enqueued). The caller
+   * holds {@code order} and the monitor.
+   */
   private Runnable rearmLocked() {
     if (closed
         || nclEnqueueMarkerWithWaitList(queue, 0, 0L, MemoryUtil.memAddress(rearmEvent)) != 0) {
@@ -575,14 +628,13 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   /** Marker {@code seq} could not be watched: a fresh marker behind it reports it instead. */
   private void rearmBehind(long seq) {
     Runnable arm;
-    long upTo;
-    synchronized (this) {
-      outstanding--;
-      arm = rearmLocked();
-      upTo = submitted;
+    synchronized (order) {
+      synchronized (this) {
+        outstanding--;
+        arm = rearmLocked();
+      }
     }
-    arm.run();
-    send(upTo);
+    arm.run(); // flushes the marker first
   }
 
   private static String what(Entry entry) {

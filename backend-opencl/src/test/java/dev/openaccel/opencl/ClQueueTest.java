@@ -11,6 +11,7 @@ import static org.lwjgl.opencl.CL10.clFlush;
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
 import static org.lwjgl.opencl.CL11.clCreateUserEvent;
 import static org.lwjgl.opencl.CL11.clSetUserEventStatus;
+import static org.lwjgl.opencl.CL12.nclEnqueueMarkerWithWaitList;
 
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Device;
@@ -321,6 +322,57 @@ class ClQueueTest {
 
     @Override
     public void enqueued() {}
+  }
+
+  /** Queue work whose enqueue (a marker) waits until {@code go} opens, once it has counted down. */
+  private record SlowToEnqueue(CountDownLatch entered, CountDownLatch go) implements ClWork {
+    @Override
+    public int enqueue(long queue, long eventAddress) {
+      entered.countDown();
+      try {
+        go.await(30, TimeUnit.SECONDS);
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+      }
+      return nclEnqueueMarkerWithWaitList(queue, 0, 0L, eventAddress);
+    }
+
+    @Override
+    public String name() {
+      return "slow to enqueue";
+    }
+
+    @Override
+    public void enqueued() {}
+  }
+
+  @Test
+  void aReportDoesNotWaitForAnEnqueueInProgress() throws Exception {
+    long gate = userEvent();
+    try (ClQueue queue = new ClQueue(context, 0, true)) {
+      CompletableFuture<Long> gated = new CompletableFuture<>();
+      CompletableFuture<Long> slow = new CompletableFuture<>();
+      queue.submit(new GatedBarrier(gate), into(gated)); // first in its run: reported
+      CountDownLatch entered = new CountDownLatch(1);
+      CountDownLatch go = new CountDownLatch(1);
+      Thread submitter =
+          new Thread(() -> queue.submit(new SlowToEnqueue(entered, go), into(slow)), "submitter");
+      submitter.start();
+      try {
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        assertEquals(0, clSetUserEventStatus(gate, CL_COMPLETE));
+        await(gated); // while the other enqueue is still under way
+        assertFalse(slow.isDone());
+      } finally {
+        go.countDown();
+        submitter.join(10_000);
+      }
+      queue.flush();
+      await(slow);
+    } finally {
+      clSetUserEventStatus(gate, CL_COMPLETE); // never a failure: PoCL aborts on a failed gate
+      clReleaseEvent(gate);
+    }
   }
 
   @Test
