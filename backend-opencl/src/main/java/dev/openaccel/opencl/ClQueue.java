@@ -55,12 +55,14 @@ import org.slf4j.LoggerFactory;
  * threads or from waiting threads ({@link Completions}). Owns: the queue handle (released by {@link
  * #close()}), and the entries not yet completed with the count of outstanding callbacks, how far
  * the stream and {@code clFlush} have flushed and the error that lost it. Two locks, always taken
- * in this order: {@code order}, held around every OpenCL call that adds to the queue, flushes it or
- * releases it, so that sequence numbers follow the queue's order and no call meets a released
- * handle; and this object's monitor, which guards the state and is held only briefly, never across
- * the enqueue of a command, so that a report never waits for the driver to take a command (on
- * NVIDIA's platform a waiting thread blocked on a monitor held across each enqueue cost the
- * enqueuing thread a futex wake per command). Neither is held while a completion runs.
+ * in this order: {@code order}, held around every OpenCL call that adds to the queue or flushes it,
+ * and while {@link #close()} marks it closed (no call follows), so that sequence numbers follow the
+ * queue's order and no call meets a released handle; and this object's monitor, which guards the
+ * state and is held only briefly, never across the enqueue of a command, so that a report does not
+ * wait for the driver to take a command (on NVIDIA's platform a waiting thread blocked on a monitor
+ * held across each enqueue cost the enqueuing thread a futex wake per command); only a report that
+ * enqueues a marker takes {@code order}, once it has completed what ended. Neither is held while a
+ * completion runs.
  */
 final class ClQueue implements DeviceQueue, AutoCloseable {
   /**
@@ -392,8 +394,8 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
    * {@code clFlush}, unless every command up to {@code seq} was flushed already: OpenCL may hold
    * enqueued commands on the host until their queue is flushed (some implementations for
    * milliseconds), so neither their callbacks nor another queue's barrier on one of their events is
-   * sure to see them end before. Under this queue's monitor, like an enqueue, so that no caller
-   * goes on before the flush it needs has been made.
+   * sure to see them end before. Under {@code order}, like an enqueue, so that no caller goes on
+   * before the flush it needs has been made.
    *
    * @throws OpenClException if this queue is lost, now or before (see the class comment)
    */
@@ -453,14 +455,16 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   /**
    * Releases the queue. Commands still running end as usual, and their reports still complete their
    * entries (which frees what the commands used only then), but touch the released handle no more:
-   * no marker is armed and nothing flushed. Called once, by the stream's actor; the release itself
-   * runs outside this queue's monitor, since an implementation may wait in it for commands whose
-   * reports need the monitor.
+   * no marker is armed and nothing flushed; a marker enqueued before the release reports the last
+   * of them. Called once, by the stream's actor; the release itself runs outside this queue's
+   * monitor, since an implementation may wait in it for commands whose reports need the monitor.
    */
   @Override
   public void close() {
+    Runnable arm;
     synchronized (order) { // no OpenCL call on the queue is under way or follows
       synchronized (this) {
+        arm = armAtCloseLocked();
         closed = true;
         ArrayDeque<Entry> left = new ArrayDeque<>(entries.size());
         for (Entry entry : entries) {
@@ -471,7 +475,22 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         entries.addAll(left);
       }
     }
-    clReleaseCommandQueue(queue);
+    clReleaseCommandQueue(queue); // flushes what was enqueued, the marker armed above included
+    arm.run();
+  }
+
+  /**
+   * At close, makes sure the last command left will be reported, whatever is outstanding: a report
+   * still to come may cover only commands before it, and once the handle is released no report arms
+   * a marker, so the commands behind would never end and keep what they hold (a heap copy's staging
+   * memory). Returns what to run once the queue is released.
+   */
+  private Runnable armAtCloseLocked() {
+    Entry last = entries.peekLast();
+    if (last == null) {
+      return NOTHING;
+    }
+    return last.marker() != null ? watchUnreportedLocked(last.marker()) : rearmLocked();
   }
 
   private static void releaseTraced(Entry entry) {
@@ -552,13 +571,6 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
       }
       arm = armAfterReportLocked(false);
     }
-    if (arm == null) { // a marker is to be enqueued: again, in order
-      synchronized (order) {
-        synchronized (this) {
-          arm = armAfterReportLocked(true);
-        }
-      }
-    }
     for (Entry entry : ended) {
       boolean failed = entry.seq() == seq && status < 0;
       if (entry.traced() != 0) {
@@ -575,6 +587,13 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         entry.done().fail(cause != null ? cause : new OpenClException(what(entry), status));
       } else {
         entry.done().complete(endNanos);
+      }
+    }
+    if (arm == null) { // a marker is to be enqueued: again in order, once what ended is completed
+      synchronized (order) {
+        synchronized (this) {
+          arm = armAfterReportLocked(true);
+        }
       }
     }
     arm.run(); // a marker it watches is flushed first

@@ -24,6 +24,9 @@ import dev.openaccel.runtime.trace.Tracer;
 import java.nio.ByteBuffer;
 import java.nio.IntBuffer;
 import java.time.Duration;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Random;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -376,6 +379,38 @@ class ClQueueTest {
   }
 
   @Test
+  void whatAReportEndsIsCompletedBeforeItsMarkerWaitsForAnEnqueueInProgress() throws Exception {
+    long gate = userEvent();
+    try (ClQueue queue = new ClQueue(context, 0, true)) {
+      CompletableFuture<Long> gated = new CompletableFuture<>();
+      CompletableFuture<Long> behind = new CompletableFuture<>();
+      CompletableFuture<Long> slow = new CompletableFuture<>();
+      queue.submit(new GatedBarrier(gate), into(gated)); // first in its run: reported
+      queue.submit(new GatedBarrier(gate), into(behind)); // not: the next report arms a marker
+      queue.flush();
+      CountDownLatch entered = new CountDownLatch(1);
+      CountDownLatch go = new CountDownLatch(1);
+      Thread submitter =
+          new Thread(() -> queue.submit(new SlowToEnqueue(entered, go), into(slow)), "submitter");
+      submitter.start();
+      try {
+        assertTrue(entered.await(10, TimeUnit.SECONDS));
+        assertEquals(0, clSetUserEventStatus(gate, CL_COMPLETE));
+        await(gated); // the marker for the rest waits for the enqueue; this completion does not
+      } finally {
+        go.countDown();
+        submitter.join(10_000);
+      }
+      queue.flush();
+      await(behind);
+      await(slow);
+    } finally {
+      clSetUserEventStatus(gate, CL_COMPLETE); // never a failure: PoCL aborts on a failed gate
+      clReleaseEvent(gate);
+    }
+  }
+
+  @Test
   void aFlushedQueueReportsEveryCommandWithoutACallbackOfItsOwn() throws Exception {
     try (ClQueue a = new ClQueue(context, 0, true);
         ClQueue b = new ClQueue(context, 0, true)) {
@@ -532,14 +567,101 @@ class ClQueueTest {
     ClQueue queue = new ClQueue(context, 0, true);
     try (Buf x = buffer(0, 4)) {
       CompletableFuture<Long> running = new CompletableFuture<>();
+      CompletableFuture<Long> behind = new CompletableFuture<>();
       queue.submit(launch(slowSet, x, 1, 20_000_000), into(running)); // still running at close
-      queue.submit(launch(slowSet, x, 2, 10), into(new CompletableFuture<>()));
+      queue.submit(launch(slowSet, x, 2, 10), into(behind)); // no report of its own
       queue.flush();
       queue.close();
       // its report comes after the release, and must neither arm a marker for the command behind
       // it nor flush: the handle is released (a clFlush on a freed queue killed the JVM once)
       await(running);
       assertTrue(running.isDone() && !running.isCompletedExceptionally());
+      await(behind); // reported by the marker close enqueued (before, it never ended)
+    }
+  }
+
+  /** A completion that counts its calls and remembers a failure. */
+  private static final class Counting implements Completion {
+    final AtomicInteger calls = new AtomicInteger();
+    final CountDownLatch done = new CountDownLatch(1);
+    volatile Throwable failure;
+
+    @Override
+    public void complete(long deviceNanos) {
+      calls.incrementAndGet();
+      done.countDown();
+    }
+
+    @Override
+    public void fail(Throwable cause) {
+      failure = cause;
+      calls.incrementAndGet();
+      done.countDown();
+    }
+  }
+
+  /** Each of {@code all} completes (within 20 s in all), once, and without a failure. */
+  private static void awaitEach(List<Counting> all) throws InterruptedException {
+    long deadline = System.nanoTime() + TimeUnit.SECONDS.toNanos(20);
+    for (int i = 0; i < all.size(); i++) {
+      Counting c = all.get(i);
+      long left = Math.max(1, deadline - System.nanoTime());
+      assertTrue(c.done.await(left, TimeUnit.NANOSECONDS), "command " + i + " never completed");
+      assertEquals(null, c.failure, "command " + i);
+    }
+    for (int i = 0; i < all.size(); i++) {
+      assertEquals(1, all.get(i).calls.get(), "completions of command " + i);
+    }
+  }
+
+  @Test
+  void aRandomMixOfKernelsMarkersAndFlushesCompletesEachOnce() throws Exception {
+    Random random = new Random(1);
+    try (Buf x = buffer(0, 4)) {
+      for (int round = 0; round < 20; round++) {
+        List<Counting> all = new ArrayList<>();
+        List<Marker> markers = new ArrayList<>();
+        try (ClQueue queue = new ClQueue(context, 0, true)) {
+          for (int i = 0; i < 200; i++) {
+            Counting c = new Counting();
+            all.add(c);
+            if (random.nextInt(10) < 7) {
+              queue.submit(launch(slowSet, x, i, random.nextInt(3000)), c);
+            } else {
+              markers.add(queue.mark(c));
+            }
+            if (random.nextInt(8) == 0) {
+              queue.flush();
+            }
+          }
+          queue.flush();
+          awaitEach(all);
+        }
+        markers.forEach(Marker::release);
+      }
+    }
+  }
+
+  @Test
+  void closingRightAfterAFlushWhileReportsArriveStillEndsEveryCommand() throws Exception {
+    Random random = new Random(7);
+    try (Buf x = buffer(0, 4)) {
+      for (int round = 0; round < 100; round++) {
+        List<Counting> all = new ArrayList<>();
+        ClQueue queue = new ClQueue(context, 0, true);
+        int commands = 1 + random.nextInt(100);
+        for (int i = 0; i < commands; i++) {
+          Counting c = new Counting();
+          all.add(c);
+          queue.submit(launch(slowSet, x, i, random.nextInt(500)), c);
+          if (random.nextInt(16) == 0) {
+            queue.flush();
+          }
+        }
+        queue.flush();
+        queue.close(); // reports of some commands are on their way, others still to come
+        awaitEach(all);
+      }
     }
   }
 
