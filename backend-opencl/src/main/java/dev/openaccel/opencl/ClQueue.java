@@ -35,8 +35,9 @@ import org.slf4j.LoggerFactory;
  * was flushed: until then the stream's next flush will do it), the last of them decides: a marker
  * that a barrier of another queue waits for is reported by that barrier ({@link ClBarrier});
  * another marker gets a callback on its own event (skipped if a barrier took over by then); other
- * commands get a marker behind them. A barrier takes the report over only if nothing but markers of
- * its own queue is pending in front of it, so that it runs as soon as the marker ends. So no
+ * commands get a marker behind them (and at {@link #close()}, whatever is outstanding, since no
+ * report arms one after the release). A barrier takes the report over only if nothing but markers
+ * of its own queue is pending in front of it, so that it runs as soon as the marker ends. So no
  * callback runs on the OpenCL thread that ends a waited-for marker or a barrier (PoCL calls back
  * before it releases the commands waiting), and a cross-stream hop stays on the device. But a
  * record never waits for later work to be reported: when a command that is not a marker is enqueued
