@@ -35,14 +35,14 @@ import org.slf4j.LoggerFactory;
  * was flushed: until then the stream's next flush will do it), the last of them decides: a marker
  * that a barrier of another queue waits for is reported by that barrier ({@link ClBarrier});
  * another marker gets a callback on its own event (skipped if a barrier took over by then); other
- * commands get a marker behind them (and at {@link #close()}, whatever is outstanding, since no
- * report arms one after the release). A barrier takes the report over only if nothing but markers
- * of its own queue is pending in front of it, so that it runs as soon as the marker ends. So no
- * callback runs on the OpenCL thread that ends a waited-for marker or a barrier (PoCL calls back
- * before it releases the commands waiting), and a cross-stream hop stays on the device. But a
- * record never waits for later work to be reported: when a command that is not a marker is enqueued
- * behind a marker, that marker gets its own callback (unless a barrier reports it), and behind a
- * barrier, the barrier hands its marker's report back to that marker's queue.
+ * commands get a marker behind them (and at {@link #close()} every command left does, whatever is
+ * outstanding, since no report arms one after the release). A barrier takes the report over only if
+ * nothing but markers of its own queue is pending in front of it, so that it runs as soon as the
+ * marker ends. So no callback runs on the OpenCL thread that ends a waited-for marker or a barrier
+ * (PoCL calls back before it releases the commands waiting), and a cross-stream hop stays on the
+ * device. But a record never waits for later work to be reported: when a command that is not a
+ * marker is enqueued behind a marker, that marker gets its own callback (unless a barrier reports
+ * it), and behind a barrier, the barrier hands its marker's report back to that marker's queue.
  *
  * <p>A queue whose {@code clFlush} fails is lost for good, as a CUDA context with a sticky error
  * is: the commands it holds may never reach the device, so their completions fail at once, naming
@@ -481,17 +481,14 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
   }
 
   /**
-   * At close, makes sure the last command left will be reported, whatever is outstanding: a report
+   * At close, a marker with a callback behind the commands left, whatever is outstanding: a report
    * still to come may cover only commands before it, and once the handle is released no report arms
    * a marker, so the commands behind would never end and keep what they hold (a heap copy's staging
-   * memory). Returns what to run once the queue is released.
+   * memory). A fresh marker, since a record's own may be released by then. Returns what to run once
+   * the queue is released.
    */
   private Runnable armAtCloseLocked() {
-    Entry last = entries.peekLast();
-    if (last == null) {
-      return NOTHING;
-    }
-    return last.marker() != null ? watchUnreportedLocked(last.marker()) : rearmLocked();
+    return entries.isEmpty() ? NOTHING : rearmLocked();
   }
 
   private static void releaseTraced(Entry entry) {

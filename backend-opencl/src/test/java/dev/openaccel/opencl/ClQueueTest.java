@@ -666,6 +666,29 @@ class ClQueueTest {
   }
 
   @Test
+  void closingBehindAReleasedRecordStillEndsTheCommandsBeforeIt() throws Exception {
+    long gate = userEvent();
+    ClQueue queue = new ClQueue(context, 0, true);
+    try (Buf x = buffer(0, 4)) {
+      CompletableFuture<Long> gated = new CompletableFuture<>();
+      CompletableFuture<Long> kernel = new CompletableFuture<>();
+      CompletableFuture<Long> marked = new CompletableFuture<>();
+      queue.submit(new GatedBarrier(gate), into(gated)); // first in its run: reported
+      queue.submit(launch(slowSet, x, 1, 10), into(kernel));
+      queue.mark(into(marked)).release(); // a record whose marker the engine let go of
+      queue.flush(); // a report is outstanding: arms nothing
+      queue.close();
+      assertEquals(0, clSetUserEventStatus(gate, CL_COMPLETE));
+      await(gated);
+      await(kernel); // reported by the marker close enqueued behind the record's
+      await(marked);
+    } finally {
+      clSetUserEventStatus(gate, CL_COMPLETE); // never a failure: PoCL aborts on a failed gate
+      clReleaseEvent(gate);
+    }
+  }
+
+  @Test
   void everyCommandCompletesThoughFewHaveTheirOwnCallback() throws Exception {
     try (ClQueue queue = new ClQueue(context, 0, true);
         Buf x = buffer(0, 4)) {
