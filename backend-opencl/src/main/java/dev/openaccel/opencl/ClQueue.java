@@ -455,10 +455,12 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
 
   /**
    * Releases the queue. Commands still running end as usual, and their reports still complete their
-   * entries (which frees what the commands used only then), but touch the released handle no more:
-   * no marker is armed and nothing flushed; a marker enqueued before the release reports the last
-   * of them. Called once, by the stream's actor; the release itself runs outside this queue's
-   * monitor, since an implementation may wait in it for commands whose reports need the monitor.
+   * entries (which frees what the commands used only then; a copy to a heap buffer, which the
+   * engine has failed by then, no longer writes the caller's buffer), but touch the released handle
+   * no more: no marker is armed and nothing flushed; a marker enqueued before the release reports
+   * the last of them. Called once, by the stream's actor; the release itself runs outside this
+   * queue's monitor, since an implementation may wait in it for commands whose reports need the
+   * monitor.
    */
   @Override
   public void close() {
@@ -559,8 +561,10 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
     List<Entry> ended = new ArrayList<>();
     Runnable arm;
     long failedAlready;
+    boolean afterClose;
     synchronized (this) {
       failedAlready = failedUpTo;
+      afterClose = closed;
       if (fromCallback) {
         outstanding--;
       }
@@ -576,7 +580,9 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         releaseTraced(entry);
       }
       if (entry.work() != null) {
-        entry.work().ended(!failed);
+        // After close the engine has failed what is left: a copy then gives its staging memory back
+        // without writing the caller's buffer, while a barrier still reports its marker's end.
+        entry.work().ended(!failed && (!afterClose || entry.work() instanceof ClBarrier));
       }
       if (entry.seq() <= failedAlready) {
         continue; // its completion failed when the queue was lost

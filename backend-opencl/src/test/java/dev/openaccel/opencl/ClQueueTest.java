@@ -22,6 +22,7 @@ import dev.openaccel.runtime.spi.Marker;
 import dev.openaccel.runtime.trace.TraceEvent;
 import dev.openaccel.runtime.trace.Tracer;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.nio.IntBuffer;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -682,6 +683,31 @@ class ClQueueTest {
       await(gated);
       await(kernel); // reported by the marker close enqueued behind the record's
       await(marked);
+    } finally {
+      clSetUserEventStatus(gate, CL_COMPLETE); // never a failure: PoCL aborts on a failed gate
+      clReleaseEvent(gate);
+    }
+  }
+
+  @Test
+  void aHeapCopyEndingAfterCloseDoesNotWriteTheCallersBuffer() throws Exception {
+    long gate = userEvent();
+    ClQueue queue = new ClQueue(context, 0, true);
+    try (Buf x = buffer(0, 4)) {
+      ByteBuffer value = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder()).putInt(0, 42);
+      CompletableFuture<Long> written = new CompletableFuture<>();
+      queue.submit(new ClCopy.ToDevice(value, x.region()), into(written));
+      queue.flush();
+      await(written);
+      ByteBuffer heap = ByteBuffer.allocate(4).order(ByteOrder.nativeOrder());
+      CompletableFuture<Long> read = new CompletableFuture<>();
+      queue.submit(new GatedBarrier(gate), into(new CompletableFuture<>())); // reported
+      queue.submit(new ClCopy.ToHost(x.region(), heap), into(read)); // behind it, no report
+      queue.flush();
+      queue.close(); // the stream stopped: the engine failed the copy before closing its queue
+      assertEquals(0, clSetUserEventStatus(gate, CL_COMPLETE));
+      await(read); // ended: its staging memory is back
+      assertEquals(0, heap.getInt(0), "the caller's buffer was written after the stream stopped");
     } finally {
       clSetUserEventStatus(gate, CL_COMPLETE); // never a failure: PoCL aborts on a failed gate
       clReleaseEvent(gate);
