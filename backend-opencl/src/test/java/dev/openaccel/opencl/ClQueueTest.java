@@ -350,6 +350,37 @@ class ClQueueTest {
     public void enqueued() {}
   }
 
+  /** What a test does while it waits. */
+  private interface Step {
+    void run() throws Exception;
+  }
+
+  /**
+   * Runs {@code during} while another thread is inside the enqueue of a {@link SlowToEnqueue}
+   * (completing {@code slow}), which goes on once {@code during} has returned or thrown.
+   */
+  private static void whileAnEnqueueIsUnderWay(
+      ClQueue queue, CompletableFuture<Long> slow, Step during) throws Exception {
+    CountDownLatch entered = new CountDownLatch(1);
+    CountDownLatch go = new CountDownLatch(1);
+    Thread submitter =
+        new Thread(() -> queue.submit(new SlowToEnqueue(entered, go), into(slow)), "submitter");
+    submitter.start();
+    try {
+      assertTrue(entered.await(10, TimeUnit.SECONDS));
+      during.run();
+    } finally {
+      go.countDown();
+      submitter.join(10_000);
+    }
+  }
+
+  /** Completes and releases a gate (never fails it: PoCL aborts on a failed gate). */
+  private static void open(long gate) {
+    clSetUserEventStatus(gate, CL_COMPLETE);
+    clReleaseEvent(gate);
+  }
+
   @Test
   void aReportDoesNotWaitForAnEnqueueInProgress() throws Exception {
     long gate = userEvent();
@@ -357,25 +388,18 @@ class ClQueueTest {
       CompletableFuture<Long> gated = new CompletableFuture<>();
       CompletableFuture<Long> slow = new CompletableFuture<>();
       queue.submit(new GatedBarrier(gate), into(gated)); // first in its run: reported
-      CountDownLatch entered = new CountDownLatch(1);
-      CountDownLatch go = new CountDownLatch(1);
-      Thread submitter =
-          new Thread(() -> queue.submit(new SlowToEnqueue(entered, go), into(slow)), "submitter");
-      submitter.start();
-      try {
-        assertTrue(entered.await(10, TimeUnit.SECONDS));
-        assertEquals(0, clSetUserEventStatus(gate, CL_COMPLETE));
-        await(gated); // while the other enqueue is still under way
-        assertFalse(slow.isDone());
-      } finally {
-        go.countDown();
-        submitter.join(10_000);
-      }
+      whileAnEnqueueIsUnderWay(
+          queue,
+          slow,
+          () -> {
+            assertEquals(0, clSetUserEventStatus(gate, CL_COMPLETE));
+            await(gated); // while the other enqueue is still under way
+            assertFalse(slow.isDone());
+          });
       queue.flush();
       await(slow);
     } finally {
-      clSetUserEventStatus(gate, CL_COMPLETE); // never a failure: PoCL aborts on a failed gate
-      clReleaseEvent(gate);
+      open(gate);
     }
   }
 
@@ -389,25 +413,18 @@ class ClQueueTest {
       queue.submit(new GatedBarrier(gate), into(gated)); // first in its run: reported
       queue.submit(new GatedBarrier(gate), into(behind)); // not: the next report arms a marker
       queue.flush();
-      CountDownLatch entered = new CountDownLatch(1);
-      CountDownLatch go = new CountDownLatch(1);
-      Thread submitter =
-          new Thread(() -> queue.submit(new SlowToEnqueue(entered, go), into(slow)), "submitter");
-      submitter.start();
-      try {
-        assertTrue(entered.await(10, TimeUnit.SECONDS));
-        assertEquals(0, clSetUserEventStatus(gate, CL_COMPLETE));
-        await(gated); // the marker for the rest waits for the enqueue; this completion does not
-      } finally {
-        go.countDown();
-        submitter.join(10_000);
-      }
+      whileAnEnqueueIsUnderWay(
+          queue,
+          slow,
+          () -> {
+            assertEquals(0, clSetUserEventStatus(gate, CL_COMPLETE));
+            await(gated); // the marker for the rest waits for the enqueue; this completion does not
+          });
       queue.flush();
       await(behind);
       await(slow);
     } finally {
-      clSetUserEventStatus(gate, CL_COMPLETE); // never a failure: PoCL aborts on a failed gate
-      clReleaseEvent(gate);
+      open(gate);
     }
   }
 
@@ -684,8 +701,7 @@ class ClQueueTest {
       await(kernel); // reported by the marker close enqueued behind the record's
       await(marked);
     } finally {
-      clSetUserEventStatus(gate, CL_COMPLETE); // never a failure: PoCL aborts on a failed gate
-      clReleaseEvent(gate);
+      open(gate);
     }
   }
 
@@ -709,8 +725,7 @@ class ClQueueTest {
       await(read); // ended: its staging memory is back
       assertEquals(0, heap.getInt(0), "the caller's buffer was written after the stream stopped");
     } finally {
-      clSetUserEventStatus(gate, CL_COMPLETE); // never a failure: PoCL aborts on a failed gate
-      clReleaseEvent(gate);
+      open(gate);
     }
   }
 
