@@ -37,6 +37,8 @@ class SignalChainingTest {
   void theBuildsTestJvmsRunWithSignalChaining() throws Exception {
     Path maps = Path.of("/proc/self/maps");
     assumeTrue(Files.isReadable(maps), "no /proc/self/maps on this system");
+    Path jsig = Path.of(System.getProperty("java.home"), "lib", "libjsig.so");
+    assumeTrue(Files.exists(jsig), "this JDK has no " + jsig);
     assertTrue(
         Files.readString(maps).contains("libjsig"),
         "the build preloads libjsig for test JVMs (LD_PRELOAD in the root pom's surefire settings)");
