@@ -219,6 +219,14 @@ final class StreamHandle implements Stream.Ops {
       // carrying its failure without reporting it (a sync would use the failure up, and other's
       // own next sync would then pass).
       String what = "the work enqueued on " + other + " before waitStream";
+      if (other.ops() instanceof StreamHandle source) {
+        // Another backend on this engine: an unnamed record there, as between streams of one
+        // backend, which makes no event (and so no trace of one); a stream that stopped fails it.
+        Generation end = Generation.unnamed(what);
+        source.enqueueOrSettle(end);
+        enqueue(new WorkItem.Wait(end));
+        return;
+      }
       Event end;
       try {
         end = other.recordEvent();
