@@ -21,11 +21,14 @@ import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.tck.Gates;
+import dev.openaccel.runtime.trace.TraceEvent;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -174,6 +177,33 @@ class StreamSemanticsTest {
         () -> OpenClTestSupport.synchronize(regStream),
         "and the failing stream still reports it at its own next sync");
     OpenClTestSupport.synchronize(regStream); // reported once
+  }
+
+  @Test
+  void waitStreamOnAStreamOfAnotherBackendMakesNoEvent() {
+    ActorTestKit kit = ActorTestKit.create();
+    TestProbe<TraceEvent> trace = kit.createTestProbe();
+    accelerator.trace().subscribe(trace.ref());
+    try {
+      Stream regStream = accelerator.newStream(Device.of(OpenRegProvider.TYPE, 0));
+      Stream clStream = accelerator.newStream(device);
+      regStream.launch("ran", () -> {});
+      clStream.waitStream(regStream);
+      regStream.waitStream(clStream);
+      regStream.launch("sentinel", () -> {}); // its trace follows whatever the waits published
+      OpenClTestSupport.synchronize(regStream);
+      for (TraceEvent seen = trace.receiveMessage(); ; seen = trace.receiveMessage()) {
+        assertFalse(
+            seen instanceof TraceEvent.EventCreated, "an event made by waitStream: " + seen);
+        if (seen instanceof TraceEvent.KernelStarted started
+            && started.kernel().equals("sentinel")) {
+          break;
+        }
+      }
+    } finally {
+      accelerator.trace().unsubscribe(trace.ref());
+      kit.shutdownTestKit();
+    }
   }
 
   @Test
