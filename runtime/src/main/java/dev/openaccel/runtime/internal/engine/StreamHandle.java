@@ -214,46 +214,59 @@ final class StreamHandle implements Stream.Ops {
 
   @Override
   public void waitFor(Stream other) {
-    if (!other.deviceType().equals(stream.deviceType())) {
-      // A stream of another backend: a record there says when the work enqueued so far is done,
-      // carrying its failure without reporting it (a sync would use the failure up, and other's
-      // own next sync would then pass).
-      String what = "the work enqueued on " + other + " before waitStream";
-      if (other.ops() instanceof StreamHandle source) {
-        // Another backend on this engine: an unnamed record there, as between streams of one
-        // backend, which makes no event (and so no trace of one); a stream that stopped fails it.
-        Generation end = Generation.unnamed(what);
-        source.enqueueOrSettle(end);
-        enqueue(new WorkItem.Wait(end));
-        return;
+    StreamHandle source;
+    if (other.deviceType().equals(stream.deviceType())) {
+      source = engine.handleOf(other);
+      if (source == this) {
+        return; // a stream is always ordered after its own earlier work
       }
-      Event end;
-      try {
-        end = other.recordEvent();
-      } catch (UnsupportedOperationException | IllegalStateException cannotRecord) {
-        // A backend without events, or a stream that stopped: its sync, which then fails this
-        // stream's next sync instead of throwing here.
-        waitFor(other.synchronizeAsync(), what);
-        return;
+      if (!other.device().equals(stream.device())) {
+        engine.require(Capability.CROSS_DEVICE_WAIT, "waiting on a stream of another device");
       }
-      CompletionStage<Void> done = end.completion();
-      done.whenComplete((ok, failed) -> end.close());
-      waitFor(done, what);
+    } else if (other.ops() instanceof StreamHandle ofAnotherBackend) {
+      source = ofAnotherBackend;
+    } else {
+      waitForRecordOn(other); // not a stream of this engine: a remote node's
       return;
-    }
-    StreamHandle source = engine.handleOf(other);
-    if (source == this) {
-      return; // a stream is always ordered after its own earlier work
-    }
-    if (!other.device().equals(stream.device())) {
-      engine.require(Capability.CROSS_DEVICE_WAIT, "waiting on a stream of another device");
     }
     if (source.completesAtOnce()) {
       return; // everything enqueued on other before this call has completed without failure
     }
-    Generation end = Generation.unnamed("the work enqueued on " + other + " before waitStream");
-    source.enqueue(end);
+    // An unnamed record there, which carries other's failure without reporting it (a sync would use
+    // the failure up, and other's own next sync would then pass), and makes no event. A stopped
+    // stream of another backend fails it, and so this stream's next sync; one of this backend
+    // throws here.
+    Generation end = Generation.unnamed(waitStreamOn(other));
+    if (source.engine() == engine) {
+      source.enqueue(end);
+    } else {
+      source.enqueueOrSettle(end);
+    }
     enqueue(new WorkItem.Wait(end));
+  }
+
+  /**
+   * Work enqueued after this call waits for an event recorded on {@code other}, a stream of no
+   * engine (its failure travels as the record's; a stream that cannot record is synchronized).
+   */
+  private void waitForRecordOn(Stream other) {
+    String what = waitStreamOn(other);
+    Event end;
+    try {
+      end = other.recordEvent();
+    } catch (UnsupportedOperationException | IllegalStateException cannotRecord) {
+      // A backend without events, or a stream that stopped: its sync, which then fails this
+      // stream's next sync instead of throwing here.
+      waitFor(other.synchronizeAsync(), what);
+      return;
+    }
+    CompletionStage<Void> done = end.completion();
+    done.whenComplete((ok, failed) -> end.close());
+    waitFor(done, what);
+  }
+
+  private static String waitStreamOn(Stream other) {
+    return "the work enqueued on " + other + " before waitStream";
   }
 
   @Override
