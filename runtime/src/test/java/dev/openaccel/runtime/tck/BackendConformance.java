@@ -85,4 +85,11 @@ public abstract class BackendConformance {
       runFor(BackendConformance.this);
     }
   }
+
+  @Nested
+  class StopWindow extends StopWindowTck {
+    StopWindow() {
+      runFor(BackendConformance.this);
+    }
+  }
 }

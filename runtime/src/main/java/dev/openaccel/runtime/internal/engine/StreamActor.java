@@ -65,15 +65,17 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   static Behavior<Command> create(StreamHandle handle) {
     return Behaviors.setup(
         context -> {
-          if (!handle.attach(context.getSelf())) {
-            return Behaviors.stopped(); // stopped first: the queue must never have two consumers
+          if (!handle.claim(context.getSelf())) {
+            return Behaviors.stopped(); // stopped first: whoever stopped it settled its work
           }
           DeviceQueue queue;
           try {
             queue = handle.engine().spec().executor().open(handle.stream());
           } catch (RuntimeException e) {
-            handle.terminate(
-                "the device queue of " + handle.stream() + " could not be opened: " + e);
+            DeviceExecutionException why =
+                handle.stopFailure(
+                    "the device queue of " + handle.stream() + " could not be opened: " + e);
+            handle.progress().rejectAll(handle.queue().stop(why), why);
             return Behaviors.stopped();
           }
           handle.opened(queue == null);
@@ -196,25 +198,28 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     return this;
   }
 
+  /**
+   * The stream's stop, in its owner's last turn: the queue takes no more work, and everything not
+   * run fails with why the actor stopped: what is queued, the item it parked on and the device
+   * items in flight (a sync or record behind device work never seen to end must not pass).
+   */
   private Behavior<Command> onPostStop() {
     DevicePool.settle();
     if (blockedOn != null) {
       progress.itemCompleted(); // the parked wait will never resume; it was polled, so count it
     }
-    handle.terminate(
-        crashed == null
-            ? "the stream's actor stopped (its actor system is shutting down)"
-            : "the stream's actor failed and stopped: " + crashed);
-    // What never ran or was never seen to end fails: with the stream's unreported failure, else
-    // with why it stopped (a sync or record behind device work in flight must not pass).
-    DeviceExecutionException unreported = progress.unreported();
-    DeviceExecutionException failure = unreported != null ? unreported : handle.terminated();
+    DeviceExecutionException why =
+        handle.stopFailure(
+            crashed == null
+                ? "the stream's actor stopped (its actor system is shutting down)"
+                : "the stream's actor failed and stopped: " + crashed);
+    progress.rejectAll(items.stop(why), why);
     if (gated != null) {
-      gated.reject(failure);
+      gated.reject(why);
       progress.itemCompleted();
     }
     if (inFlight != null) {
-      inFlight.abandon(failure);
+      inFlight.abandon(why);
     }
     if (queue != null) {
       queue.close();

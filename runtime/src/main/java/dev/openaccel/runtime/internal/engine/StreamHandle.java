@@ -11,27 +11,28 @@ import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import java.util.concurrent.ForkJoinPool;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
- * The producer side of a stream: the public {@link Stream}'s operations, the queue every enqueue
- * goes through, and the wake-up hand-off to the stream's {@link StreamActor}. Internal.
+ * The producer side of a stream: the public {@link Stream}'s operations, each an append to the
+ * stream's {@link StreamQueue} plus, if the stream was idle, one wake-up for its {@link
+ * StreamActor}. Internal.
  *
- * <p>Ordering point: every enqueue onto the stream, from any thread, is one offer onto its {@link
- * StreamQueue}; the actor runs items in queue order. Pekko's mailbox only carries wake-ups, so
- * per-sender ordering of messages never matters. The queue's count of enqueues is what {@link
+ * <p>Ordering point: every enqueue onto the stream, from any thread, is one {@link
+ * StreamQueue#offer}; the actor runs items in queue order. Pekko's mailbox only carries wake-ups,
+ * so per-sender ordering of messages never matters. The queue's count of enqueues is what {@link
  * #query} compares with the completed count.
  *
- * <p>Owns: {@code actor} and {@code terminated} (set under this object's monitor) and {@code
- * hostOnly} (written once by the actor). The queue has one consumer at a time: the actor, or the
- * terminating call once the actor is gone. Progress is in {@link StreamProgress}.
+ * <p>Owns nothing that producers write: the stream's state belongs to its owner (its actor, which
+ * sets {@code actor} when it claims the queue and {@code hostOnly} and {@code kernels} when it
+ * opens; or whoever stops a stream no actor claimed). Producers only append and wake; a producer
+ * that finds the stream stopped learns it from the queue's state word and settles only its own
+ * item. Progress is in {@link StreamProgress}.
  */
 final class StreamHandle implements Stream.Ops {
   private static final CompletionStage<Void> IDLE = CompletableFuture.completedStage(null);
@@ -42,8 +43,7 @@ final class StreamHandle implements Stream.Ops {
   private final int batch;
   private final StreamQueue queue = new StreamQueue();
   private final StreamProgress progress = new StreamProgress();
-  private volatile ActorRef<StreamActor.Command> actor;
-  private volatile DeviceExecutionException terminated;
+  private volatile ActorRef<StreamActor.Command> actor; // written once, by the actor's claim
   // Written once by the actor when it opens the stream (false until then): no device queue.
   private volatile boolean hostOnly;
   private volatile Kernels kernels; // its actor's, once started: for interrupts at shutdown
@@ -80,7 +80,7 @@ final class StreamHandle implements Stream.Ops {
     return progress;
   }
 
-  /** The queue; its consumer side is the actor's (or, once it is gone, the terminating call's). */
+  /** The queue; its consumer side is the owner's. */
   StreamQueue queue() {
     return queue;
   }
@@ -114,7 +114,7 @@ final class StreamHandle implements Stream.Ops {
    * which the actor writes before it publishes the count.
    */
   boolean completesAtOnce() {
-    return hostOnly && terminated == null && isSettled();
+    return hostOnly && !queue.stopped() && isSettled();
   }
 
   /** Called by the stream's actor once, before its first item: whether it has no device queue. */
@@ -286,134 +286,69 @@ final class StreamHandle implements Stream.Ops {
   }
 
   /**
-   * Appends {@code item} and wakes the actor if it is idle. This method is thread-safe.
+   * Appends {@code item} and wakes the actor if it was idle. This method is thread-safe.
    *
    * @throws IllegalStateException if the stream accepts no more work (its system is stopping); the
    *     item is then settled as failed, like the work the stream had queued
    */
   void enqueue(WorkItem item) {
-    DeviceExecutionException stopped = terminated;
-    if (stopped != null) {
+    StreamQueue.Offer offer = queue.offer(item);
+    if (offer == StreamQueue.Offer.WAKE) {
+      wake();
+    } else if (offer == StreamQueue.Offer.STOPPED) {
+      DeviceExecutionException stopped = queue.stopReason();
       item.reject(stopped);
       throw new IllegalStateException(stopped.getMessage(), stopped);
-    }
-    if (queue.offer(item)) {
-      wake();
-    }
-    if (terminated != null) {
-      // Lost the race with shutdown: settle what the actor will never see. The caller may hold an
-      // event's monitor (a record enqueues under it), and failing other callers' work runs their
-      // stages, which may record too: those run on another thread. Work holding device memory runs
-      // no caller's code and is discarded here, so that its memory is back before the shutdown
-      // completes.
-      List<WorkItem> later = new ArrayList<>();
-      for (WorkItem taken : takeQueued()) {
-        if (taken.holdsDeviceMemory()) {
-          taken.reject(terminated);
-        } else {
-          later.add(taken);
-        }
-      }
-      if (!later.isEmpty()) {
-        ForkJoinPool.commonPool().execute(() -> reject(later));
-      }
     }
   }
 
   /**
-   * Wakes the actor; the caller has just set the queue's wake-up flag. Until the actor exists
-   * nobody else can have set it (only the actor clears it), so a missing actor means the first
-   * enqueue.
+   * Wakes the actor; the caller has just cleared the queue's idle flag. Until the actor exists
+   * nobody else can have set it (the actor sets it, after it set {@code actor}), so a missing actor
+   * means the first enqueue.
    */
   private void wake() {
     ActorRef<StreamActor.Command> ref = actor;
     if (ref == null) {
-      device.tell(new DeviceActor.SpawnStream(this)); // the new actor attaches, then drains
+      device.tell(new DeviceActor.SpawnStream(this)); // the new actor claims the queue, then drains
     } else {
       ref.tell(StreamActor.Drain.INSTANCE);
     }
   }
 
-  // ---- the consumer side: called only by this stream's StreamActor ----
+  // ---- the owner's side: called only by the stream's StreamActor, or by whoever stops a stream
+  // that no actor claimed ----
 
   /**
-   * Makes {@code ref} this stream's consumer; false if the stream was stopped first (the actor must
-   * then stop without draining, so the queue never has two consumers).
+   * Makes {@code ref} this stream's owner; false if the stream was stopped first (the actor must
+   * then stop without draining: whoever stopped the stream settled its work).
    */
-  synchronized boolean attach(ActorRef<StreamActor.Command> ref) {
-    if (terminated != null) {
+  boolean claim(ActorRef<StreamActor.Command> ref) {
+    if (!queue.claim()) {
       return false;
     }
     actor = ref;
     return true;
   }
 
-  // ---- termination: the consumer role passes to the terminating call ----
-
   /**
-   * Stops a stream whose actor has not started yet (its spawn request may never be handled during
-   * shutdown); a stream with an actor is left to that actor's stop.
+   * The failure a stream stopping for {@code reason} gives its work, and the error a late producer
+   * gets.
    */
-  void terminateIfUnattached(String reason) {
-    synchronized (this) {
-      if (actor != null) {
-        return;
-      }
-      markTerminated(reason);
-    }
-    rejectQueued();
+  DeviceExecutionException stopFailure(String reason) {
+    return new DeviceExecutionException(reason + "; " + stream + " accepts no more work");
   }
 
   /**
-   * Rejects new work and settles all queued work with a failure naming {@code reason}; idempotent.
-   * Called once the actor is gone, or before it ever started.
+   * Stops the stream if no actor ever claimed it (its first enqueue's spawn request may never be
+   * handled during shutdown, or it never had work), settling its queued work as failed; a stream
+   * with an actor is left to that actor's stop. Idempotent; any thread.
    */
-  void terminate(String reason) {
-    synchronized (this) {
-      markTerminated(reason);
-    }
-    rejectQueued();
-  }
-
-  /** Why the stream accepts no more work, once {@link #terminate} was called; else null. */
-  DeviceExecutionException terminated() {
-    return terminated;
-  }
-
-  private void markTerminated(String reason) {
-    if (terminated == null) {
-      terminated = new DeviceExecutionException(reason + "; " + stream + " accepts no more work");
-    }
-  }
-
-  /**
-   * Fails what is queued: taken under this object's monitor, failed outside it, since failing
-   * completes the callers' futures, whose dependent stages run on this thread and may take other
-   * locks (an event's, to record).
-   */
-  private void rejectQueued() {
-    reject(takeQueued());
-  }
-
-  /**
-   * Takes what is queued, counting it completed (shutdown and a producer that lost the race with it
-   * may both get here; the actor is gone, so whoever holds the monitor is the consumer).
-   */
-  private synchronized List<WorkItem> takeQueued() {
-    List<WorkItem> taken = new ArrayList<>();
-    WorkItem item;
-    while ((item = queue.poll()) != null) {
-      taken.add(item);
-      progress.itemCompleted();
-    }
-    progress.report(); // what was unreported is superseded: nothing of this stream runs again
-    progress.fail(terminated);
-    return taken;
-  }
-
-  private void reject(List<WorkItem> items) {
-    for (WorkItem item : items) {
-      item.reject(terminated);
+  void stopUnowned(String reason) {
+    DeviceExecutionException why = stopFailure(reason);
+    List<WorkItem> rest = queue.stopUnowned(why);
+    if (rest != null) {
+      progress.rejectAll(rest, why);
     }
   }
 

@@ -1,28 +1,29 @@
 package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.DeviceExecutionException;
+import java.util.List;
 
 /**
  * A stream's progress as its readers see it: how many items have completed, and the failure not yet
  * reported by a synchronization. Internal.
  *
- * <p>Owns nothing itself: every field has a single writer, the stream's consumer, which is its
- * {@link StreamActor} while it runs and, once the stream is terminated (the actor is gone), the
- * terminating call under the {@link StreamHandle}'s monitor. Producers and readers only read.
+ * <p>Owns: every field, written only by the stream's owner: its {@link StreamActor}, or, for a
+ * stream that no actor ever claimed, the caller that stopped it ({@link StreamQueue#stopUnowned}).
+ * The state word of {@link StreamQueue} makes that one thread; producers and readers only read.
  */
 final class StreamProgress {
-  // The consumer's own count, ahead of completed by the items not yet published; consumer only.
+  // The owner's own count, ahead of completed by the items not yet published; owner only.
   private long count;
-  // Written only by the stream's consumer (see the class comment); read by query() on any thread.
+  // Written only by the stream's owner (see the class comment); read by query() on any thread.
   private volatile long completed;
-  // Written only by the stream's consumer; read by isSettled() on any thread.
+  // Written only by the stream's owner; read by isSettled() on any thread.
   private volatile DeviceExecutionException unreported;
 
   long completed() {
     return completed;
   }
 
-  /** Counts one item as completed and publishes the count. Consumer only. */
+  /** Counts one item as completed and publishes the count. Owner only. */
   void itemCompleted() {
     completed = ++count; // single writer: a plain increment is enough
   }
@@ -30,13 +31,13 @@ final class StreamProgress {
   /**
    * Counts one item as completed without publishing it yet: for an item whose completion nobody can
    * observe by itself, so that a run of them costs one volatile write ({@link #publish}), not one
-   * each. Consumer only.
+   * each. Owner only.
    */
   void itemCompletedUnpublished() {
     count++;
   }
 
-  /** Publishes the items counted so far. Consumer only. */
+  /** Publishes the items counted so far. Owner only. */
   void publish() {
     completed = count;
   }
@@ -45,15 +46,30 @@ final class StreamProgress {
     return unreported;
   }
 
-  /** Adds {@code failure} to the unreported failures. Consumer only. */
+  /** Adds {@code failure} to the unreported failures. Owner only. */
   void fail(DeviceExecutionException failure) {
     unreported = Failures.merge(unreported, failure);
   }
 
-  /** Returns the unreported failure, or null, and clears it: a sync reports it. Consumer only. */
+  /** Returns the unreported failure, or null, and clears it: a sync reports it. Owner only. */
   DeviceExecutionException report() {
     DeviceExecutionException failure = unreported;
     unreported = null;
     return failure;
+  }
+
+  /**
+   * Settles {@code rest}, the items the stopped stream will never run, as failed with {@code why}:
+   * each is counted, what was unreported is superseded by {@code why}, and only then are the items
+   * rejected (which completes callers' futures: their stages see the counts already). Owner only.
+   */
+  void rejectAll(List<WorkItem> rest, DeviceExecutionException why) {
+    count += rest.size();
+    completed = count;
+    report();
+    fail(why);
+    for (WorkItem item : rest) {
+      item.reject(why);
+    }
   }
 }

@@ -107,8 +107,7 @@ final class StreamRegistry {
     streams.put(id, handle);
     String stopped = owner.stoppedReason();
     if (stopped != null) {
-      handle.terminate(
-          stopped); // created after shutdown: it must reject work, not wait for an actor
+      handle.stopUnowned(stopped); // created after shutdown: it must reject work, not wait
     }
     if (engine.tracer().enabled()) {
       engine
