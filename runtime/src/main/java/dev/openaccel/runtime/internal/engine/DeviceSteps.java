@@ -4,7 +4,6 @@ import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.DeviceQueue;
 import dev.openaccel.runtime.spi.Marker;
-import java.util.function.Consumer;
 
 /**
  * The steps of a stream whose backend has a device queue: device work and event markers are
@@ -19,22 +18,12 @@ final class DeviceSteps {
   private final DeviceQueue queue;
   private final InFlight inFlight;
   private final StreamProgress progress;
-  private final Consumer<Generation> absorb;
 
-  /**
-   * @param absorb makes a failed generation the stream's failure (the actor's rule for waits)
-   */
-  DeviceSteps(
-      Stream stream,
-      DeviceQueue queue,
-      InFlight inFlight,
-      StreamProgress progress,
-      Consumer<Generation> absorb) {
+  DeviceSteps(Stream stream, DeviceQueue queue, InFlight inFlight, StreamProgress progress) {
     this.stream = stream;
     this.queue = queue;
     this.inFlight = inFlight;
     this.progress = progress;
-    this.absorb = absorb;
   }
 
   /**
@@ -107,7 +96,7 @@ final class DeviceSteps {
               if (failure != null) {
                 progress.fail(failure); // the device's own wait failed
               }
-              absorb.accept(generation);
+              progress.absorb(stream, generation);
               progress.itemCompleted();
             },
             2,

@@ -65,11 +65,6 @@ final class Generation implements WorkItem {
   }
 
   @Override
-  public boolean runOn(StreamActor actor) {
-    return actor.runRecord(this);
-  }
-
-  @Override
   public void reject(DeviceExecutionException failure) {
     complete(System.nanoTime(), failure);
   }

@@ -108,31 +108,61 @@ final class Kernels {
 
   /** Runs one kernel with its launch delay, clean context and trace hooks. */
   Outcome run(String name, WorkItem.Body body) {
-    delay();
-    boolean traced = started(name);
-    enter();
+    boolean traced = begin(name);
     Object value = null;
     DeviceExecutionException failure = null;
-    runner = Thread.currentThread();
-    kernelName = name;
-    RUNNING.setRelease(this, IN);
     try {
       value = body.run();
     } catch (Throwable t) {
       failure = failed(name, t);
     } finally {
-      if (!devices.shuttingDown()) {
-        RUNNING.setRelease(this, OUT);
-      } else if (!RUNNING.compareAndSet(this, IN, OUT)) {
-        while ((int) RUNNING.getAcquire(this) == INTERRUPTING) {
-          Thread.onSpinWait(); // the interrupt is on its way: let it land before clearing it
-        }
-        RUNNING.setRelease(this, OUT);
-      }
-      Thread.interrupted(); // a kernel's interrupt flag ends with it, as in ThreadPoolExecutor
+      end();
     }
     finished(traced, name, failure);
     return new Outcome(value, failure);
+  }
+
+  /**
+   * Runs one launched kernel like {@link #run(String, WorkItem.Body)}, allocating nothing.
+   *
+   * @return its failure, or null
+   */
+  DeviceExecutionException run(String name, Runnable kernel) {
+    boolean traced = begin(name);
+    DeviceExecutionException failure = null;
+    try {
+      kernel.run();
+    } catch (Throwable t) {
+      failure = failed(name, t);
+    } finally {
+      end();
+    }
+    finished(traced, name, failure);
+    return failure;
+  }
+
+  /** Delays, reports the start, installs the context and marks the kernel as running. */
+  private boolean begin(String name) {
+    delay();
+    boolean traced = started(name);
+    enter();
+    runner = Thread.currentThread();
+    kernelName = name;
+    RUNNING.setRelease(this, IN);
+    return traced;
+  }
+
+  /** Marks the kernel as ended, letting an interrupt on its way land first, then clears it. */
+  private void end() {
+    if (!devices.shuttingDown()) {
+      RUNNING.setRelease(this, OUT);
+    } else if (!RUNNING.compareAndSet(this, IN, OUT)) {
+      while ((int) RUNNING.getAcquire(this) == INTERRUPTING) {
+        Thread.onSpinWait(); // the interrupt is on its way: let it land before clearing it
+      }
+      RUNNING.setRelease(this, OUT);
+    }
+    Thread.interrupted(); // a kernel's interrupt flag ends with it, as in ThreadPoolExecutor
   }
 
   /**

@@ -14,15 +14,16 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * The actor of one stream: drains its {@link StreamHandle}'s queue in order on the device's
- * dispatcher. Java kernels run here; with an asynchronous executor, device work and event markers
- * go to the stream's {@link DeviceQueue} and their ends come back as messages. A wait for an
- * incomplete generation parks the stream (later items stay queued, no thread blocks) unless the
- * device can wait for it itself. Internal.
+ * The actor of one stream and its owner: it claims the stream's {@link StreamHandle} and takes its
+ * items in order on the device's dispatcher, one step per kind of item ({@link #step}). Java
+ * kernels run here; with an asynchronous executor, device work and event markers go to the stream's
+ * {@link DeviceQueue} and their ends come back as messages. A wait for an incomplete generation
+ * parks the stream (later items stay queued, no thread blocks) unless the device can wait for it
+ * itself. Its stop, on {@link PostStop}, stops the stream in the same turn. Internal.
  *
- * <p>Owns: the stream's progress and unreported failure ({@link StreamProgress}: this actor is
- * their only writer while it runs), what it is parked on ({@code blockedOn}, {@code gated}), and
- * the device items in flight. Other threads only hand it results, as messages.
+ * <p>Owns: the stream's progress and unreported failure ({@link StreamProgress}), the owner's side
+ * of its queue, what it is parked on ({@code blockedOn}, {@code gated}) and the device items in
+ * flight ({@link InFlight}, through {@link DeviceSteps}). Other threads only hand it messages.
  */
 final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
 
@@ -55,11 +56,9 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     }
   }
 
-  /**
-   * How long a stream waits for its next item after a timing event's record: the work being timed
-   * usually follows at once, and a wake-up in between would be measured. Other records, and idle
-   * streams in general, do not wait (a waiting device thread holds a core).
-   */
+  // How long a stream waits for its next item after a timing event's record: the work being timed
+  // usually follows at once, and a wake-up in between would be measured. Other records do not
+  // wait (a waiting device thread holds a core).
   private static final long TIMING_LINGER_NANOS = 5_000;
 
   static Behavior<Command> create(StreamHandle handle) {
@@ -72,10 +71,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
           try {
             queue = handle.engine().spec().executor().open(handle.stream());
           } catch (RuntimeException e) {
-            DeviceExecutionException why =
-                handle.stopFailure(
-                    "the device queue of " + handle.stream() + " could not be opened: " + e);
-            handle.progress().rejectAll(handle.queue().stop(why), why);
+            handle.stop(handle.stopFailure("its device queue could not be opened: " + e));
             return Behaviors.stopped();
           }
           handle.opened(queue == null);
@@ -86,7 +82,6 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   // The context is not thread-safe; callbacks on other threads tell this instead.
   private final ActorRef<Command> self;
   private final StreamHandle handle;
-  private final StreamQueue items; // this actor is its consumer
   private final StreamProgress progress;
   private final int batch;
   private final Kernels kernels;
@@ -94,15 +89,13 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   private final InFlight inFlight; // null without a device queue, as is device
   private final DeviceSteps device;
   private Generation blockedOn; // parked until this generation completes
-  private WorkItem gated; // Java code (or a heap copy), parked until the device work before it
-  // ended (or, for the copy, the work before it that may fill heap memory)
+  private WorkItem gated; // Java code or a heap copy, parked until device work before it ended
   private boolean lingerAfterTiming;
   private Throwable crashed; // what stopped this actor, if not its system's shutdown
 
   private StreamActor(ActorContext<Command> context, StreamHandle handle, DeviceQueue queue) {
     this.self = context.getSelf();
     this.handle = handle;
-    this.items = handle.queue();
     this.progress = handle.progress();
     this.batch = handle.batch();
     ActorEngine engine = handle.engine();
@@ -120,7 +113,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
       this.device = null;
     } else {
       this.inFlight = new InFlight(() -> self.tell(DeviceEnded.INSTANCE));
-      this.device = new DeviceSteps(handle.stream(), queue, inFlight, progress, this::absorb);
+      this.device = new DeviceSteps(handle.stream(), queue, inFlight, progress);
     }
     self.tell(Drain.INSTANCE);
   }
@@ -131,15 +124,19 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   public Behavior<Command> receive(TypedActorContext<Command> context, Command message) {
     try {
       if (message == Drain.INSTANCE) {
-        return onDrain();
+        if (blockedOn == null && gated == null) {
+          drain();
+        }
       } else if (message == DeviceEnded.INSTANCE) {
-        return onDeviceEnded();
+        onDeviceEnded();
       } else if (message instanceof Marked marked) {
-        return onMarked(marked);
+        onMarked(marked.generation());
       } else if (message instanceof Resume resume) {
-        return onResume(resume);
+        onResume(resume.generation());
+      } else {
+        return Behaviors.unhandled();
       }
-      return Behaviors.unhandled();
+      return this;
     } catch (RuntimeException | Error e) {
       crashed = e; // the actor stops; its work fails naming this (see onPostStop)
       throw e;
@@ -157,49 +154,39 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     }
   }
 
-  private Behavior<Command> onDrain() {
-    if (blockedOn == null && gated == null) {
-      drain();
-    }
-    return this;
-  }
-
-  private Behavior<Command> onResume(Resume resume) {
-    if (resume.generation() == blockedOn) {
+  private void onResume(Generation generation) {
+    if (generation == blockedOn) {
       blockedOn = null;
-      absorb(resume.generation());
+      progress.absorb(handle.stream(), generation);
       progress.itemCompleted();
       drain();
     }
-    return this;
   }
 
-  private Behavior<Command> onMarked(Marked marked) {
+  private void onMarked(Generation generation) {
     DevicePool.settle(); // a device wait may run callbacks; drain() settles before each item
-    if (marked.generation() == blockedOn) {
+    if (generation == blockedOn) {
       blockedOn = null;
-      if (waitOn(marked.generation())) {
+      if (waitOn(generation)) {
         drain();
       }
     }
-    return this;
   }
 
-  private Behavior<Command> onDeviceEnded() {
+  private void onDeviceEnded() {
     DevicePool.settle();
     inFlight.settleEnded();
     if (gated != null) {
       WorkItem item = gated;
       gated = null;
-      if (item.runOn(this)) { // its own step decides again whether it must still wait
+      if (step(item)) { // its own step decides again whether it must still wait
         drain();
       }
     }
-    return this;
   }
 
   /**
-   * The stream's stop, in its owner's last turn: the queue takes no more work, and everything not
+   * The stream's stop, in its owner's last turn: the stream takes no more work, and everything not
    * run fails with why the actor stopped: what is queued, the item it parked on and the device
    * items in flight (a sync or record behind device work never seen to end must not pass).
    */
@@ -213,7 +200,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
             crashed == null
                 ? "the stream's actor stopped (its actor system is shutting down)"
                 : "the stream's actor failed and stopped: " + crashed);
-    progress.rejectAll(items.stop(why), why);
+    handle.stop(why);
     if (gated != null) {
       gated.reject(why);
       progress.itemCompleted();
@@ -246,23 +233,20 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
         WorkItem item;
         if (lingerAfterTiming) {
           DevicePool.settle(); // nobody waits out the linger
-          item = items.pollWithin(TIMING_LINGER_NANOS);
+          item = handle.pollWithin(TIMING_LINGER_NANOS);
+          lingerAfterTiming = false;
         } else {
-          item = items.poll();
+          item = handle.poll();
         }
-        lingerAfterTiming = false;
         if (item == null) {
-          if (items.idleOrContinue()) {
+          if (handle.idleOrContinue()) {
             continue;
           }
           return;
         }
         DevicePool.settle(); // a stream this one resumed gets a thread before anything runs here
-        if (!(item instanceof WorkItem.Launch)) {
-          kernels.leave(); // whatever else runs here may run the caller's callbacks
-        }
-        if (!item.runOn(this)) {
-          return; // parked; Resume or DeviceEnded continues
+        if (!step(item)) {
+          return; // parked; Resume, Marked or DeviceEnded continues
         }
       }
     } finally {
@@ -273,32 +257,49 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     }
   }
 
-  // ---- one step per kind of item (called by WorkItem.runOn); false: the stream is parked ----
+  /** Runs one item by its kind; false if the stream is now parked and takes no more work. */
+  private boolean step(WorkItem item) {
+    if (item instanceof WorkItem.Launch launch && inFlight == null) {
+      DeviceExecutionException failure = kernels.run(launch.name(), launch.kernel());
+      if (failure != null) {
+        progress.fail(failure);
+      }
+      progress.itemCompletedUnpublished(); // drain() publishes
+      return true;
+    }
+    kernels.leave(); // whatever else runs here may run the caller's callbacks
+    if (item instanceof WorkItem.HostWork host) {
+      return runHost(host);
+    } else if (item instanceof Generation record) {
+      return runRecord(record);
+    } else if (item instanceof WorkItem.Wait wait) {
+      return waitOn(wait.generation());
+    } else if (item instanceof WorkItem.DeviceCommand command) {
+      return runDevice(command);
+    }
+    return runSync((WorkItem.Sync) item);
+  }
 
-  boolean runHost(WorkItem.HostWork kernel) {
+  private boolean runHost(WorkItem.HostWork kernel) {
     if (deviceWorkInFlight()) {
       gated = kernel; // Java code runs once the device has ended the work before it
       return false;
     }
-    runHostNow(kernel);
-    return true;
-  }
-
-  private void runHostNow(WorkItem.HostWork kernel) {
     Kernels.Outcome outcome = kernels.run(kernel.name(), kernel);
     if (outcome.failure() != null) {
       progress.fail(outcome.failure());
     }
     if (kernel.result() == null) {
       progress.itemCompletedUnpublished(); // drain() publishes
-      return;
+      return true;
     }
     kernels.leave(); // the result's callbacks run in a fresh context
     progress.itemCompleted(); // before the caller's stage completes, so query() agrees with it
     outcome.complete(kernel.result());
+    return true;
   }
 
-  boolean runDevice(WorkItem.DeviceCommand command) {
+  private boolean runDevice(WorkItem.DeviceCommand command) {
     if (device == null) {
       DeviceSteps.refuse(handle.stream(), progress, command);
     } else if (command.readsHeap() && inFlight.fillingHeap()) {
@@ -310,26 +311,22 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     return true;
   }
 
-  boolean runRecord(Generation generation) {
-    if (queue == null) {
-      progress.itemCompleted();
-      generation.completeInTurn(System.nanoTime(), progress.unreported()); // settled below
-      EngineEvent event = generation.event();
-      lingerAfterTiming = event != null && event.timing();
+  private boolean runRecord(Generation generation) {
+    if (queue != null) {
+      device.mark(generation);
       return true;
     }
-    device.mark(generation);
+    progress.itemCompleted();
+    generation.completeInTurn(System.nanoTime(), progress.unreported()); // settled below
+    EngineEvent event = generation.event();
+    lingerAfterTiming = event != null && event.timing();
     return true;
-  }
-
-  boolean runWait(WorkItem.Wait wait) {
-    return waitOn(wait.generation());
   }
 
   /** Settles a wait, hands it to the device, or parks on it; false if the stream is now parked. */
   private boolean waitOn(Generation generation) {
     if (generation.isDone()) {
-      absorb(generation);
+      progress.absorb(handle.stream(), generation);
       progress.itemCompleted();
       return true;
     }
@@ -348,7 +345,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     return false;
   }
 
-  boolean runSync(WorkItem.Sync sync) {
+  private boolean runSync(WorkItem.Sync sync) {
     if (!deviceWorkInFlight()) {
       settleSync(sync);
     } else {
@@ -366,20 +363,5 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     DeviceExecutionException failure = progress.report();
     progress.itemCompleted();
     sync.settle(failure);
-  }
-
-  /** A failed generation this stream waited on becomes its failure, reported where it next does. */
-  private void absorb(Generation generation) {
-    DeviceExecutionException cause = generation.failure();
-    if (cause != null && progress.unreported() == null) {
-      progress.fail(
-          new DeviceExecutionException(
-              handle.stream()
-                  + " waited on "
-                  + generation
-                  + ", which failed: "
-                  + cause.getMessage(),
-              cause.getCause()));
-    }
   }
 }

@@ -1,48 +1,56 @@
 package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.Device;
-import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
-import dev.openaccel.runtime.Event;
-import dev.openaccel.runtime.EventOptions;
-import dev.openaccel.runtime.Kernel;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.spi.Capability;
-import dev.openaccel.runtime.spi.DeviceThread;
-import dev.openaccel.runtime.trace.TraceEvent;
-import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
-import java.util.Objects;
-import java.util.concurrent.Callable;
-import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.CompletionStage;
+import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
+import org.jctools.queues.atomic.unpadded.MpscUnboundedAtomicUnpaddedArrayQueue;
 
 /**
- * The producer side of a stream: the public {@link Stream}'s operations, each an append to the
- * stream's {@link StreamQueue} plus, if the stream was idle, one wake-up for its {@link
- * StreamActor}. Internal.
+ * A stream's queue, seen from both sides: producers (any thread: the public {@link Stream}'s
+ * operations) append work and wake the stream's {@link StreamActor}; its owner takes the work in
+ * order. Internal.
  *
- * <p>Ordering point: every enqueue onto the stream, from any thread, is one {@link
- * StreamQueue#offer}; the actor runs items in queue order. Pekko's mailbox only carries wake-ups,
- * so per-sender ordering of messages never matters. The queue's count of enqueues is what {@link
- * #query} compares with the completed count.
+ * <pre>
+ *   producers (any thread)                    owner (one thread at a time, by claim)
+ *   enqueue: state += ONE (reserve) --.       poll, idleOrContinue (sets IDLE once all taken)
+ *            items.offer(item)        |       stop: sets STOPPED, takes every reserved item
+ *            cleared IDLE? -> wake    '---->  state: [ reserved count | STOPPED | OWNED | IDLE ]
+ * </pre>
  *
- * <p>Owns nothing that producers write: the stream's state belongs to its owner (its actor, which
- * sets {@code actor} when it claims the queue and {@code hostOnly} and {@code kernels} when it
- * opens; or whoever stops a stream no actor claimed). Producers only append and wake; a producer
- * that finds the stream stopped learns it from the queue's state word and settles only its own
- * item. Progress is in {@link StreamProgress}.
+ * <p>Ordering point: every enqueue reserves its place with one atomic add on {@code state}, then
+ * appends to a multi-producer queue (JCTools' chunked MPSC array queue: no node per item); the
+ * actor runs items in queue order. Pekko's mailbox only carries wake-ups, so per-sender ordering of
+ * messages never matters. The reserved count is what {@link #query} compares with the completed
+ * count, and what the owner's count of taken items is compared with: an item reserved and not yet
+ * appended is about to arrive, and the owner waits for it instead of idling or stopping without it.
+ *
+ * <p>Owns: {@code state}, changed only atomically: producers add to its count and clear {@code
+ * IDLE}; the owner sets {@code IDLE}, {@code OWNED} and {@code STOPPED}. The owner is the stream's
+ * actor once it has {@link #claim}ed the stream (it then also sets {@code actor}, {@code hostOnly}
+ * and {@code kernels}, once each), or the caller of {@link #stopUnowned} that stopped a stream no
+ * actor claimed; it alone writes {@code taken}, {@code stopReason} (once, just after it set {@code
+ * STOPPED}) and the {@link StreamProgress}. A producer that finds {@code STOPPED} appends nothing
+ * and settles only its own item.
  */
-final class StreamHandle implements Stream.Ops {
-  private static final CompletionStage<Void> IDLE = CompletableFuture.completedStage(null);
+final class StreamHandle extends StreamOps {
+  private static final long IDLE = 1; // no turn pending or running: who clears it wakes the owner
+  private static final long OWNED = 2; // the stream's actor claimed the owner's side
+  private static final long STOPPED = 4; // no more work: the owner took every reserved item
+  private static final long ONE = 8; // one reserved item: the count is the bits above the flags
+  private static final int CHUNK = 32; // items per array of the queue: an idle stream holds one
 
-  private final ActorEngine engine;
-  private final Stream stream;
   private final ActorRef<DeviceActor.Command> device;
   private final int batch;
-  private final StreamQueue queue = new StreamQueue();
+  private final MpscUnboundedAtomicUnpaddedArrayQueue<WorkItem> items =
+      new MpscUnboundedAtomicUnpaddedArrayQueue<>(CHUNK);
+  private final AtomicLong state = new AtomicLong(IDLE);
   private final StreamProgress progress = new StreamProgress();
+  private long taken; // the owner's: items polled so far
+  private volatile DeviceExecutionException stopReason; // the owner's, once STOPPED is set
   private volatile ActorRef<StreamActor.Command> actor; // written once, by the actor's claim
   // Written once by the actor when it opens the stream (false until then): no device queue.
   private volatile boolean hostOnly;
@@ -61,28 +69,13 @@ final class StreamHandle implements Stream.Ops {
       long id,
       int priority,
       int batch) {
-    this.engine = engine;
+    super(engine, deviceId, id, priority);
     this.device = device;
     this.batch = batch;
-    this.stream = Stream.wrap(deviceId, id, priority, this);
-  }
-
-  /** The public value for this stream. */
-  Stream stream() {
-    return stream;
-  }
-
-  ActorEngine engine() {
-    return engine;
   }
 
   StreamProgress progress() {
     return progress;
-  }
-
-  /** The queue; its consumer side is the owner's. */
-  StreamQueue queue() {
-    return queue;
   }
 
   int batch() {
@@ -90,17 +83,12 @@ final class StreamHandle implements Stream.Ops {
   }
 
   @Override
-  public Event newEvent(EventOptions options) {
-    return engine.events().newEvent(options);
-  }
-
-  @Override
   public boolean query() {
-    long target = queue.enqueued(); // read first: completed then covers at least these
+    long target = state.get() / ONE; // read first: completed then covers at least these
     return progress.completed() >= target;
   }
 
-  /** True when idle and no failure awaits reporting: a synchronize would return at once. */
+  @Override
   boolean isSettled() {
     return query() && progress.unreported() == null;
   }
@@ -113,8 +101,9 @@ final class StreamHandle implements Stream.Ops {
    * completed, and before all work enqueued after it. Reads the completed count before the failure,
    * which the actor writes before it publishes the count.
    */
+  @Override
   boolean completesAtOnce() {
-    return hostOnly && !queue.stopped() && isSettled();
+    return hostOnly && (state.get() & STOPPED) == 0 && isSettled();
   }
 
   /** Called by the stream's actor once, before its first item: whether it has no device queue. */
@@ -139,221 +128,176 @@ final class StreamHandle implements Stream.Ops {
   }
 
   @Override
-  public void synchronize() {
-    DeviceThread.checkMayBlock("Stream.synchronize()", "Stream.synchronizeAsync()");
-    if (engine.tracer().enabled()) {
-      engine
-          .tracer()
-          .publish(
-              new TraceEvent.StreamSynchronized(stream.device(), stream.id(), System.nanoTime()));
-    }
-    if (!isSettled()) {
-      Failures.await(syncMarker(), "the work of " + stream);
-    }
-  }
-
-  @Override
-  public CompletionStage<Void> synchronizeAsync() {
-    return isSettled() ? IDLE : syncMarker();
-  }
-
-  /**
-   * A marker the stream completes when it reaches it: failed with what is unreported, or its stop.
-   */
-  CompletableFuture<Void> syncMarker() {
-    CompletableFuture<Void> done = new CompletableFuture<>();
-    enqueueOrSettle(new WorkItem.Sync(done));
-    return done;
-  }
-
-  /**
-   * Enqueues {@code item} for the engine's own bookkeeping; on a stopped stream it is settled as
-   * failed instead of throwing, so every caller sees a stopped stream the same way: as work that
-   * failed.
-   */
-  void enqueueOrSettle(WorkItem item) {
-    try {
-      enqueue(item);
-    } catch (IllegalStateException stopped) {
-      // settled by enqueue: the item carries the stream's stop as its failure
-    }
-  }
-
-  @Override
   public void launch(String name, Runnable kernel) {
     enqueue(new WorkItem.Launch(name, kernel));
   }
 
-  @Override
-  @SuppressWarnings("unchecked")
-  public <T> CompletionStage<T> submit(String name, Callable<T> kernel) {
-    CompletableFuture<Object> result = new CompletableFuture<>();
-    enqueue(new WorkItem.HostKernel(name, kernel::call, result));
-    return (CompletionStage<T>) (CompletionStage<?>) result;
-  }
+  // ---- the producers' side: any thread ----
 
   @Override
-  public void copyToDevice(ByteBuffer src, DeviceBuffer dst) {
-    enqueue(MemoryWork.copyToDevice(engine, src, dst));
-  }
-
-  @Override
-  public void copyToHost(DeviceBuffer src, ByteBuffer dst) {
-    enqueue(MemoryWork.copyToHost(engine, src, dst));
-  }
-
-  @Override
-  public void copy(DeviceBuffer src, DeviceBuffer dst) {
-    enqueue(MemoryWork.copy(engine, src, dst));
-  }
-
-  @Override
-  public void launch(String name, Kernel kernel, DeviceBuffer... buffers) {
-    enqueue(MemoryWork.kernel(engine, name, kernel, stream, buffers));
-  }
-
-  @Override
-  public void waitFor(Stream other) {
-    StreamHandle source;
-    if (other.deviceType().equals(stream.deviceType())) {
-      source = engine.handleOf(other);
-      if (source == this) {
-        return; // a stream is always ordered after its own earlier work
-      }
-      if (!other.device().equals(stream.device())) {
-        engine.require(Capability.CROSS_DEVICE_WAIT, "waiting on a stream of another device");
-      }
-    } else if (other.ops() instanceof StreamHandle ofAnotherBackend) {
-      source = ofAnotherBackend;
-    } else {
-      waitForRecordOn(other); // not a stream of this engine: a remote node's
-      return;
-    }
-    if (source.completesAtOnce()) {
-      return; // everything enqueued on other before this call has completed without failure
-    }
-    // An unnamed record there, which carries other's failure without reporting it (a sync would use
-    // the failure up, and other's own next sync would then pass), and makes no event. A stopped
-    // stream of another backend fails it, and so this stream's next sync; one of this backend
-    // throws here.
-    Generation end = Generation.unnamed(waitStreamOn(other));
-    if (source.engine() == engine) {
-      source.enqueue(end);
-    } else {
-      source.enqueueOrSettle(end);
-    }
-    enqueue(new WorkItem.Wait(end));
-  }
-
-  /**
-   * Work enqueued after this call waits for an event recorded on {@code other}, a stream of no
-   * engine (its failure travels as the record's; a stream that cannot record is synchronized).
-   */
-  private void waitForRecordOn(Stream other) {
-    String what = waitStreamOn(other);
-    Event end;
-    try {
-      end = other.recordEvent();
-    } catch (UnsupportedOperationException | IllegalStateException cannotRecord) {
-      // A backend without events, or a stream that stopped: its sync, which then fails this
-      // stream's next sync instead of throwing here.
-      waitFor(other.synchronizeAsync(), what);
-      return;
-    }
-    CompletionStage<Void> done = end.completion();
-    done.whenComplete((ok, failed) -> end.close());
-    waitFor(done, what);
-  }
-
-  private static String waitStreamOn(Stream other) {
-    return "the work enqueued on " + other + " before waitStream";
-  }
-
-  @Override
-  public void waitFor(CompletionStage<?> signal) {
-    waitFor(signal, "an external signal");
-  }
-
-  /** Work enqueued after this call waits until {@code signal}, named {@code what}, completes. */
-  void waitFor(CompletionStage<?> signal, String what) {
-    Objects.requireNonNull(signal, "signal");
-    Generation external = Generation.unnamed(what);
-    enqueue(new WorkItem.Wait(external));
-    signal.whenComplete(
-        (ok, error) ->
-            external.complete(
-                System.nanoTime(), error == null ? null : Failures.asExecutionFailure(error)));
-  }
-
-  /**
-   * Appends {@code item} and wakes the actor if it was idle. This method is thread-safe.
-   *
-   * @throws IllegalStateException if the stream accepts no more work (its system is stopping); the
-   *     item is then settled as failed, like the work the stream had queued
-   */
   void enqueue(WorkItem item) {
-    StreamQueue.Offer offer = queue.offer(item);
-    if (offer == StreamQueue.Offer.WAKE) {
-      wake();
-    } else if (offer == StreamQueue.Offer.STOPPED) {
-      DeviceExecutionException stopped = queue.stopReason();
+    long before = state.getAndAdd(ONE);
+    if ((before & STOPPED) != 0) {
+      state.getAndAdd(-ONE); // void: the owner's count was fixed when it stopped the stream
+      DeviceExecutionException stopped = stopReason();
       item.reject(stopped);
       throw new IllegalStateException(stopped.getMessage(), stopped);
     }
+    items.offer(item);
+    if ((before & IDLE) != 0 && clearIdle()) {
+      wake();
+    }
+  }
+
+  /** Clears {@code IDLE} if still set (another producer may have); true if this call did. */
+  private boolean clearIdle() {
+    long s = state.get();
+    while ((s & (IDLE | STOPPED)) == IDLE) {
+      long witness = state.compareAndExchange(s, s & ~IDLE);
+      if (witness == s) {
+        return true;
+      }
+      s = witness;
+    }
+    return false;
   }
 
   /**
-   * Wakes the actor; the caller has just cleared the queue's idle flag. Until the actor exists
-   * nobody else can have set it (the actor sets it, after it set {@code actor}), so a missing actor
-   * means the first enqueue.
+   * Wakes the actor; the caller has just cleared {@code IDLE}. Until the actor exists nobody can
+   * set it again (the actor does, after it set {@code actor}), so a missing actor means the first
+   * enqueue.
    */
   private void wake() {
     ActorRef<StreamActor.Command> ref = actor;
     if (ref == null) {
-      device.tell(new DeviceActor.SpawnStream(this)); // the new actor claims the queue, then drains
+      device.tell(new DeviceActor.SpawnStream(this)); // the new actor claims the stream, drains
     } else {
       ref.tell(StreamActor.Drain.INSTANCE);
     }
   }
 
-  // ---- the owner's side: called only by the stream's StreamActor, or by whoever stops a stream
-  // that no actor claimed ----
+  /**
+   * Why the stream stopped, once {@code STOPPED} is set: the stopper writes it just after setting
+   * the flag, so a producer that sees the flag first waits those few instructions.
+   */
+  private DeviceExecutionException stopReason() {
+    DeviceExecutionException why;
+    while ((why = stopReason) == null) {
+      Thread.onSpinWait();
+    }
+    return why;
+  }
+
+  // ---- the owner's side: the stream's actor, or whoever stopped a stream no actor claimed ----
 
   /**
-   * Makes {@code ref} this stream's owner; false if the stream was stopped first (the actor must
-   * then stop without draining: whoever stopped the stream settled its work).
+   * Makes the stream's actor {@code ref} its owner; false if the stream was stopped first (the
+   * actor must then stop without taking anything: whoever stopped the stream settled its work).
    */
   boolean claim(ActorRef<StreamActor.Command> ref) {
-    if (!queue.claim()) {
-      return false;
+    long s = state.get();
+    while ((s & STOPPED) == 0) {
+      long witness = state.compareAndExchange(s, s | OWNED);
+      if (witness == s) {
+        actor = ref; // before the owner can set IDLE: a later waker sees it
+        return true;
+      }
+      s = witness;
     }
-    actor = ref;
-    return true;
+    return false;
+  }
+
+  /** The next item, or null; owner only. */
+  WorkItem poll() {
+    WorkItem item = items.poll();
+    if (item == null && taken < state.get() / ONE) {
+      item = arriving();
+    }
+    if (item != null) {
+      taken++;
+    }
+    return item;
+  }
+
+  /** Polls, waiting up to {@code nanos} for an item to be reserved; owner only. */
+  WorkItem pollWithin(long nanos) {
+    WorkItem item = poll();
+    long until = System.nanoTime() + nanos;
+    while (item == null && System.nanoTime() < until) {
+      Thread.onSpinWait();
+      item = poll();
+    }
+    return item;
+  }
+
+  /** An item reserved and being appended: it arrives within a few instructions. */
+  private WorkItem arriving() {
+    WorkItem item;
+    while ((item = items.poll()) == null) {
+      Thread.onSpinWait();
+    }
+    return item;
   }
 
   /**
-   * The failure a stream stopping for {@code reason} gives its work, and the error a late producer
-   * gets.
+   * Called by the owner once {@link #poll} returned null: sets {@code IDLE} if nothing was reserved
+   * meanwhile, so that the next producer wakes it.
+   *
+   * @return true if the owner should keep draining (an item was reserved meanwhile)
    */
+  boolean idleOrContinue() {
+    long s = state.get();
+    while (s / ONE == taken) {
+      long witness = state.compareAndExchange(s, s | IDLE);
+      if (witness == s) {
+        return false;
+      }
+      s = witness;
+    }
+    return true;
+  }
+
+  /** The failure a stream stopped for {@code reason} gives its work, and a late producer gets. */
   DeviceExecutionException stopFailure(String reason) {
-    return new DeviceExecutionException(reason + "; " + stream + " accepts no more work");
+    return new DeviceExecutionException(reason + "; " + stream() + " accepts no more work");
+  }
+
+  /**
+   * Stops the stream: no more work is appended; what was reserved and not taken is settled as
+   * failed with {@code why}. Owner only, once.
+   */
+  void stop(DeviceExecutionException why) {
+    long s = state.getAndUpdate(v -> v | STOPPED);
+    stopReason = why;
+    progress.rejectAll(takeAll(s / ONE), why);
   }
 
   /**
    * Stops the stream if no actor ever claimed it (its first enqueue's spawn request may never be
-   * handled during shutdown, or it never had work), settling its queued work as failed; a stream
-   * with an actor is left to that actor's stop. Idempotent; any thread.
+   * handled during shutdown, or it never had work): the caller is then its owner and settles its
+   * queued work as failed. A stream with an actor is left to that actor's stop. Idempotent; any
+   * thread.
    */
   void stopUnowned(String reason) {
     DeviceExecutionException why = stopFailure(reason);
-    List<WorkItem> rest = queue.stopUnowned(why);
-    if (rest != null) {
-      progress.rejectAll(rest, why);
+    long s = state.get();
+    while ((s & (OWNED | STOPPED)) == 0) {
+      long witness = state.compareAndExchange(s, s | STOPPED);
+      if (witness == s) {
+        stopReason = why;
+        progress.rejectAll(takeAll(s / ONE), why);
+        return;
+      }
+      s = witness;
     }
   }
 
-  @Override
-  public String toString() {
-    return stream.toString();
+  private List<WorkItem> takeAll(long reserved) {
+    List<WorkItem> rest = new ArrayList<>((int) Math.min(reserved - taken, 64));
+    while (taken < reserved) {
+      rest.add(arriving());
+      taken++;
+    }
+    return rest;
   }
 }

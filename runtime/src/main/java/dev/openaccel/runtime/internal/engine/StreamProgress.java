@@ -1,6 +1,7 @@
 package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.Stream;
 import java.util.List;
 
 /**
@@ -8,8 +9,8 @@ import java.util.List;
  * reported by a synchronization. Internal.
  *
  * <p>Owns: every field, written only by the stream's owner: its {@link StreamActor}, or, for a
- * stream that no actor ever claimed, the caller that stopped it ({@link StreamQueue#stopUnowned}).
- * The state word of {@link StreamQueue} makes that one thread; producers and readers only read.
+ * stream that no actor ever claimed, the caller that stopped it ({@link StreamHandle#stopUnowned}).
+ * The state word of {@link StreamHandle} makes that one thread; producers and readers only read.
  */
 final class StreamProgress {
   // The owner's own count, ahead of completed by the items not yet published; owner only.
@@ -70,6 +71,20 @@ final class StreamProgress {
     fail(why);
     for (WorkItem item : rest) {
       item.reject(why);
+    }
+  }
+
+  /**
+   * Makes {@code generation}'s failure, if any, the failure of {@code stream}, which waited on it:
+   * reported where the stream next synchronizes. Owner only.
+   */
+  void absorb(Stream stream, Generation generation) {
+    DeviceExecutionException cause = generation.failure();
+    if (cause != null && unreported == null) {
+      fail(
+          new DeviceExecutionException(
+              stream + " waited on " + generation + ", which failed: " + cause.getMessage(),
+              cause.getCause()));
     }
   }
 }

@@ -5,16 +5,13 @@ import dev.openaccel.runtime.spi.DeviceWork;
 import java.util.concurrent.CompletableFuture;
 
 /**
- * An entry of a stream's queue, run by its {@link StreamActor} in enqueue order. Each item knows
- * which of the actor's steps runs it ({@link #runOn}) and how it is settled when the stream stops
- * before running it ({@link #reject}). A record is its {@link Generation} itself, so recording an
- * event allocates no wrapper. Internal.
+ * An entry of a stream's queue, run by its {@link StreamActor} in enqueue order, one step per kind
+ * (the actor picks it from the item's type). Each item knows how it is settled when the stream
+ * stops before running it ({@link #reject}). A record is its {@link Generation} itself, so
+ * recording an event allocates no wrapper. Internal.
  */
 sealed interface WorkItem
     permits WorkItem.HostWork, WorkItem.DeviceCommand, WorkItem.Wait, WorkItem.Sync, Generation {
-
-  /** Runs this item on {@code actor}; false if the stream is now parked and takes no more work. */
-  boolean runOn(StreamActor actor);
 
   /** Settles this item without running it: the stream has stopped. */
   void reject(DeviceExecutionException failure);
@@ -42,11 +39,6 @@ sealed interface WorkItem
     String name();
 
     CompletableFuture<Object> result();
-
-    @Override
-    default boolean runOn(StreamActor actor) {
-      return actor.runHost(this);
-    }
   }
 
   /** A launched {@link Runnable}: nobody waits for its value. */
@@ -122,11 +114,6 @@ sealed interface WorkItem
       this(name, work, false, false);
     }
 
-    @Override
-    public boolean runOn(StreamActor actor) {
-      return actor.runDevice(this);
-    }
-
     /** Never submitted: the backend gives back what the work holds. */
     @Override
     public void reject(DeviceExecutionException failure) {
@@ -142,11 +129,6 @@ sealed interface WorkItem
   /** The stream takes no further work until {@code generation} completes. */
   record Wait(Generation generation) implements WorkItem {
     @Override
-    public boolean runOn(StreamActor actor) {
-      return actor.runWait(this);
-    }
-
-    @Override
     public void reject(DeviceExecutionException failure) {}
   }
 
@@ -154,11 +136,6 @@ sealed interface WorkItem
    * Completes {@code done} when the stream reaches it, with the stream's unreported failure if any.
    */
   record Sync(CompletableFuture<Void> done) implements WorkItem {
-    @Override
-    public boolean runOn(StreamActor actor) {
-      return actor.runSync(this);
-    }
-
     /** Completes {@code done}: normally if {@code failure} is null, else with it. */
     void settle(DeviceExecutionException failure) {
       if (failure == null) {
