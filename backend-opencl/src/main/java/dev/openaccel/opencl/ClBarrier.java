@@ -2,6 +2,7 @@ package dev.openaccel.opencl;
 
 import static org.lwjgl.opencl.CL12.nclEnqueueBarrierWithWaitList;
 
+import dev.openaccel.runtime.spi.Completion;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.lwjgl.system.MemoryStack;
 
@@ -25,6 +26,30 @@ final class ClBarrier implements ClWork {
     this.marker = marker;
     this.markerEvent = markerEvent;
     handedBack.set(!reports);
+  }
+
+  /**
+   * Makes later work on {@code queue} wait on the device for {@code marker} (of the same context):
+   * enqueues a barrier on it, completing {@code done} when it ends. If {@code reports} (nothing but
+   * markers is pending on {@code queue}, {@link ClPending#runsAtOnce}), the barrier runs as soon as
+   * the marker ends and reports the marker's end too.
+   *
+   * @return false if nothing was enqueued: the marker is released, or its queue is lost (the engine
+   *     parks the stream on the record instead)
+   */
+  static boolean enqueueWait(ClQueue queue, boolean reports, ClMarker marker, Completion done) {
+    try {
+      Runnable rest =
+          marker.enqueueWait(
+              reports, event -> queue.enqueue(new ClBarrier(marker, event, reports), done));
+      if (rest == null) {
+        return false;
+      }
+      rest.run(); // outside the marker's monitor: it may lock other markers
+      return true;
+    } catch (OpenClException e) {
+      return false;
+    }
   }
 
   @Override

@@ -1,6 +1,8 @@
 package dev.openaccel.opencl;
 
 import static org.lwjgl.opencl.CL10.CL_CONTEXT_PLATFORM;
+import static org.lwjgl.opencl.CL10.CL_QUEUE_PROFILING_ENABLE;
+import static org.lwjgl.opencl.CL10.clCreateCommandQueue;
 import static org.lwjgl.opencl.CL10.clCreateContext;
 import static org.lwjgl.opencl.CL10.clReleaseContext;
 
@@ -85,6 +87,31 @@ final class ClContext implements AutoCloseable {
     } finally {
       making.readLock().unlock();
     }
+  }
+
+  /**
+   * A new in-order {@code cl_command_queue} on device {@code deviceIndex}, with profiling if asked;
+   * the caller releases it.
+   *
+   * @throws IllegalStateException once the backend is closed ({@link #whileOpen})
+   * @throws OpenClException if OpenCL refuses it
+   */
+  long newQueue(int deviceIndex, boolean profiling) {
+    return whileOpen(
+        "create a queue",
+        () -> {
+          try (MemoryStack stack = MemoryStack.stackPush()) {
+            var rc = stack.mallocInt(1);
+            long queue =
+                clCreateCommandQueue(
+                    context,
+                    device(deviceIndex).id(),
+                    profiling ? CL_QUEUE_PROFILING_ENABLE : 0,
+                    rc);
+            ClErrors.check(rc.get(0), "clCreateCommandQueue(device " + deviceIndex + ")");
+            return queue;
+          }
+        });
   }
 
   /**

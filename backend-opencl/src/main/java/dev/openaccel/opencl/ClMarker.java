@@ -28,17 +28,17 @@ import java.util.function.LongFunction;
 final class ClMarker implements Marker {
   private final ClContext context;
   private final long event;
-  private final ClQueue queue;
+  private final ClReports queue; // its queue's reports
   private final long seq;
   private final AtomicInteger reporters = new AtomicInteger();
   private final AtomicBoolean watchClaimed = new AtomicBoolean();
   private boolean released;
 
   /**
-   * @param queue the queue it is on
+   * @param queue the reports of the queue it is on
    * @param seq its place in that queue
    */
-  ClMarker(ClContext context, long event, ClQueue queue, long seq) {
+  ClMarker(ClContext context, long event, ClReports queue, long seq) {
     this.context = context;
     this.event = event;
     this.queue = queue;
