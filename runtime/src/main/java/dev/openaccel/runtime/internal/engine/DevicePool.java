@@ -29,23 +29,20 @@ import java.util.function.Consumer;
  *
  * <p>Owns: the task queue with its count and the registry of parked threads (lock-free, any thread;
  * a {@link Parking} is claimed once, by its waker or by its thread), the count of polling threads
- * (atomic), the run state (volatile, set by the shutdown calls), and per thread its {@link Worker}
- * hand-off state (written only by that thread).
+ * (atomic), the run state (volatile, set by the shutdown calls), and per thread its {@link
+ * DeviceWorker} hand-off state (written only by that thread).
  */
 final class DevicePool extends AbstractExecutorService implements IdleWait.Source {
   private static final int RUNNING = 0;
   private static final int SHUTDOWN = 1; // runs what is queued, takes nothing new
   private static final int STOP = 2; // interrupted; what is queued was handed back
 
-  // The worker the calling thread is, with its pool; null off the device threads.
-  private static final ThreadLocal<Worker> CURRENT = new ThreadLocal<>();
-
   private final ConcurrentLinkedQueue<Runnable> tasks = new ConcurrentLinkedQueue<>();
   private final ConcurrentLinkedDeque<Parking> parked = new ConcurrentLinkedDeque<>(); // a stack
   private final AtomicInteger polling = new AtomicInteger();
   private final AtomicInteger queued = new AtomicInteger(); // offered and not yet taken
   private final IdleWait idleWait;
-  private final Worker[] workers;
+  private final DeviceWorker[] workers;
   private final CountDownLatch exited;
   private volatile int state = RUNNING;
 
@@ -55,12 +52,12 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
       throw new IllegalArgumentException("a device pool needs at least 1 thread, got " + threads);
     }
     this.idleWait = idleWait;
-    this.workers = new Worker[threads];
+    this.workers = new DeviceWorker[threads];
     this.exited = new CountDownLatch(threads);
     for (int i = 0; i < threads; i++) {
-      workers[i] = new Worker(name + "-" + (i + 1));
+      workers[i] = new DeviceWorker(this, name + "-" + (i + 1));
     }
-    for (Worker worker : workers) {
+    for (DeviceWorker worker : workers) {
       worker.thread.start(); // every thread waits in the strategy from the start
     }
   }
@@ -80,7 +77,7 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
    * {@code settle} before it runs anything that may take long.
    */
   static <T> void handOff(Consumer<T> send, T value) {
-    Worker worker = CURRENT.get();
+    DeviceWorker worker = DeviceWorker.current();
     if (worker == null) {
       send.accept(value);
       return;
@@ -100,9 +97,9 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
    * it. Cheap when nothing is owed; a no-op off the device threads.
    */
   static void settle() {
-    Worker worker = CURRENT.get();
+    DeviceWorker worker = DeviceWorker.current();
     if (worker != null && worker.owed > 0) {
-      worker.pool().wake(worker.owed);
+      worker.pool.wake(worker.owed);
       worker.owed = 0;
     }
   }
@@ -113,8 +110,13 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
    * yields after its batch.
    */
   static boolean othersWaiting() {
-    Worker worker = CURRENT.get();
-    return worker == null || !worker.pool().tasks.isEmpty();
+    DeviceWorker worker = DeviceWorker.current();
+    return worker == null || worker.pool.hasQueued();
+  }
+
+  /** Whether turns are queued and not yet taken. */
+  boolean hasQueued() {
+    return !tasks.isEmpty();
   }
 
   // ---- ExecutorService ----
@@ -130,8 +132,8 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
       queued.decrementAndGet();
       throw new RejectedExecutionException("the device pool is shut down");
     }
-    Worker worker = CURRENT.get();
-    if (worker != null && worker.deferring && worker.pool() == this) {
+    DeviceWorker worker = DeviceWorker.current();
+    if (worker != null && worker.deferring && worker.pool == this) {
       worker.owed++;
       return;
     }
@@ -145,7 +147,7 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
     if (state == RUNNING) {
       state = SHUTDOWN;
     }
-    for (Worker worker : workers) {
+    for (DeviceWorker worker : workers) {
       LockSupport.unpark(worker.thread); // parked threads see the state and leave once idle
     }
   }
@@ -153,7 +155,7 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
   @Override
   public List<Runnable> shutdownNow() {
     state = STOP;
-    for (Worker worker : workers) {
+    for (DeviceWorker worker : workers) {
       worker.thread.interrupt();
     }
     List<Runnable> left = new ArrayList<>();
@@ -246,7 +248,7 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
   // ---- internals ----
 
   /** Unparks up to {@code count} parked threads, unless a thread is polling and will take it. */
-  private void wake(int count) {
+  void wake(int count) {
     if (polling.get() > 0) {
       return;
     }
@@ -263,7 +265,7 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
   }
 
   /** The next turn for {@code worker}, or null when the pool stops and nothing is queued. */
-  private Runnable next(Worker worker) throws InterruptedException {
+  Runnable next(DeviceWorker worker) throws InterruptedException {
     Runnable task = poll(); // with more queued, among them turns it handed off, poll wakes the next
     worker.owed = 0;
     if (task != null) {
@@ -272,85 +274,18 @@ final class DevicePool extends AbstractExecutorService implements IdleWait.Sourc
     return state == RUNNING || state == SHUTDOWN && !tasks.isEmpty() ? idleWait.await(this) : null;
   }
 
-  /**
-   * One parked period of one thread, claimed once: by a waker (signalled: it unparks the thread) or
-   * by the thread leaving on its own. A new period gets a new one, so a waker that took an old
-   * registry entry cannot signal a later period.
-   */
-  private static final class Parking extends AtomicInteger {
-    private static final long serialVersionUID = 1L;
-    static final int WAITING = 0;
-    static final int SIGNALLED = 1;
-    static final int LEFT = 2;
-
-    final transient Thread thread;
-
-    Parking(Thread thread) {
-      this.thread = thread;
-    }
-
-    /** The waker's claim; true if the thread was still waiting and must be unparked. */
-    boolean signal() {
-      return compareAndSet(WAITING, SIGNALLED);
-    }
-
-    /** The thread's own claim when it leaves; false if a waker signalled it first. */
-    boolean claim() {
-      return compareAndSet(WAITING, LEFT);
-    }
+  /** Whether the pool was stopped with {@link #shutdownNow}: an interrupted thread then leaves. */
+  boolean stoppedNow() {
+    return state == STOP;
   }
 
-  /** One device thread: takes turns until the pool stops. */
-  private final class Worker implements Runnable {
-    final DeviceThread thread;
-    boolean deferring; // this thread only: inside handOff
-    int owed; // this thread only: turns handed off that no thread has been woken for
+  /** Whether the pool is shut down and has nothing left to run: an idle thread then leaves. */
+  boolean drained() {
+    return state != RUNNING && tasks.isEmpty();
+  }
 
-    Worker(String name) {
-      this.thread = new DeviceThread(this, name);
-    }
-
-    DevicePool pool() {
-      return DevicePool.this;
-    }
-
-    @Override
-    public void run() {
-      CURRENT.set(this);
-      try {
-        while (true) {
-          Runnable task;
-          try {
-            task = next(this);
-          } catch (InterruptedException e) {
-            if (state == STOP) {
-              return;
-            }
-            continue; // a stray interrupt while idle: keep serving
-          }
-          if (task == null) {
-            if (state != RUNNING && tasks.isEmpty()) {
-              return;
-            }
-            continue;
-          }
-          try {
-            task.run();
-          } catch (Throwable e) { // the pool keeps its threads; the handler reports it
-            report(e);
-          }
-        }
-      } finally {
-        CURRENT.remove();
-        exited.countDown();
-      }
-    }
-
-    private void report(Throwable failure) {
-      try {
-        thread.getUncaughtExceptionHandler().uncaughtException(thread, failure);
-      } catch (Throwable ignored) { // a failing handler must not cost the pool a thread
-      }
-    }
+  /** Called once by each thread as it leaves. */
+  void exited() {
+    exited.countDown();
   }
 }
