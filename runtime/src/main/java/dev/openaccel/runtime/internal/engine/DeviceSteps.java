@@ -11,26 +11,87 @@ import dev.openaccel.runtime.spi.Marker;
  * end is settled in submission order through {@link InFlight}. Internal; confined to the stream's
  * actor, on whose behalf it writes the stream's {@link StreamProgress}.
  *
- * <p>Owns: nothing beyond the actor's state it is handed.
+ * <p>Owns (run only by the stream's actor): the items in flight ({@link InFlight}), the item parked
+ * until the device work before it ended ({@code gated}) and the stream's device queue, which it
+ * closes when the stream stops.
  */
 final class DeviceSteps {
   private final Stream stream;
   private final DeviceQueue queue;
   private final InFlight inFlight;
   private final StreamProgress progress;
+  // Java code or a heap copy, parked until the device work before it ended; the actor's
+  private WorkItem gated;
 
-  DeviceSteps(Stream stream, DeviceQueue queue, InFlight inFlight, StreamProgress progress) {
+  /**
+   * @param ended tells the stream's actor that device items ended (see {@link InFlight})
+   */
+  DeviceSteps(Stream stream, DeviceQueue queue, StreamProgress progress, Runnable ended) {
     this.stream = stream;
     this.queue = queue;
-    this.inFlight = inFlight;
+    this.inFlight = new InFlight(ended);
     this.progress = progress;
+  }
+
+  /** Whether an item is parked until the device work before it has ended. */
+  boolean gated() {
+    return gated != null;
+  }
+
+  /**
+   * Parks {@code kernel}, Java code, if device work before it has not ended yet: it runs once that
+   * work has (see {@link #settleEnded}).
+   *
+   * @return true if parked
+   */
+  boolean gateWhileBusy(WorkItem.HostWork kernel) {
+    if (inFlight.isEmpty()) {
+      return false;
+    }
+    gated = kernel;
+    return true;
+  }
+
+  /**
+   * Settles the items at the front whose ends arrived (the actor's part of a signal).
+   *
+   * @return the item that was parked until now, for the actor to step again, or null
+   */
+  WorkItem settleEnded() {
+    inFlight.settleEnded();
+    WorkItem item = gated;
+    gated = null;
+    return item;
+  }
+
+  /** Completes {@code sync} once every item submitted before it has ended, in order. */
+  void settleInOrder(WorkItem.Sync sync) {
+    if (inFlight.isEmpty()) {
+      progress.settle(sync);
+    } else {
+      inFlight.addSettled((nanos, failure) -> progress.settle(sync));
+    }
+  }
+
+  /**
+   * The stream stopped: the parked item and every item in flight fail with {@code why}, and the
+   * device queue is closed.
+   */
+  void stop(DeviceExecutionException why) {
+    if (gated != null) {
+      gated.reject(why);
+      progress.itemCompleted();
+      gated = null;
+    }
+    inFlight.abandon(why);
+    queue.close();
   }
 
   /**
    * Settles device work on {@code stream}, which has no device queue: it fails, in order, naming
-   * why.
+   * why; true, as a step that did not park.
    */
-  static void refuse(Stream stream, StreamProgress progress, WorkItem.DeviceCommand command) {
+  static boolean refuse(Stream stream, StreamProgress progress, WorkItem.DeviceCommand command) {
     progress.fail(
         new DeviceExecutionException(
             "device work '"
@@ -40,10 +101,20 @@ final class DeviceSteps {
                 + ": its backend's executor gives it no device queue"));
     command.work().discard();
     progress.itemCompleted();
+    return true;
   }
 
-  /** Submits backend device work. */
-  void submit(WorkItem.DeviceCommand command) {
+  /**
+   * Submits backend device work, unless it is a copy from the heap and earlier work may still fill
+   * heap memory: it is then parked until that work has ended.
+   *
+   * @return false if parked
+   */
+  boolean submit(WorkItem.DeviceCommand command) {
+    if (command.readsHeap() && inFlight.fillingHeap()) {
+      gated = command;
+      return false;
+    }
     InFlight.Entry entry =
         inFlight.add(
             (nanos, failure) -> {
@@ -59,6 +130,7 @@ final class DeviceSteps {
     } catch (RuntimeException rejected) {
       entry.fail(rejected); // settled in order, like a failure the device reports
     }
+    return true;
   }
 
   /** Submits the marker of {@code generation}, which completes with the device's end time. */

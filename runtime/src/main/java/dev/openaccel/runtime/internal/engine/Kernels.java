@@ -94,6 +94,20 @@ final class Kernels {
     this.kernelContext = DeviceContext.empty().withDevice(stream.device()).withStream(stream);
   }
 
+  /** The Java kernels of {@code handle}'s stream, which its interrupt at shutdown reaches. */
+  static Kernels of(StreamHandle handle) {
+    ActorEngine engine = handle.engine();
+    Kernels kernels =
+        new Kernels(
+            handle.stream(),
+            engine.spec().launchModel(),
+            engine.tracer(),
+            engine.current(),
+            engine.devices());
+    handle.runsKernelsWith(kernels);
+    return kernels;
+  }
+
   /** The outcome of one kernel: its value, or its failure. */
   record Outcome(Object value, DeviceExecutionException failure) {
     /** Completes {@code result} with this outcome. */

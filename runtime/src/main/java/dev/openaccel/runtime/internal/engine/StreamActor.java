@@ -34,9 +34,8 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     INSTANCE
   }
 
-  private record Resume(Generation generation) implements Command {}
-
-  private record Marked(Generation generation) implements Command {}
+  /** The generation a parked stream waits for is done, or ({@code marked}) on its device queue. */
+  private record Woken(Generation generation, boolean marked) implements Command {}
 
   /** Device work in flight ended (see {@link InFlight}): one message for any number of ends. */
   private enum DeviceEnded implements Command {
@@ -44,15 +43,14 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   }
 
   /**
-   * What a parked stream waits with on a generation: a message to its own actor, {@link Marked}
-   * once the record is on its device queue, else {@link Resume} once it is done. It only schedules
-   * a turn, so a record completed in another stream's turn on the device hands it off.
+   * What a parked stream waits with on a generation: a {@link Woken} to its own actor. It only
+   * schedules a turn, so a record completed in another stream's turn on the device hands it off.
    */
   private record Wake(ActorRef<Command> self, boolean marked)
       implements Consumer<Generation>, DevicePool.HandOff {
     @Override
     public void accept(Generation generation) {
-      self.tell(marked ? new Marked(generation) : new Resume(generation));
+      self.tell(new Woken(generation, marked));
     }
   }
 
@@ -85,11 +83,8 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   private final StreamProgress progress;
   private final int batch;
   private final Kernels kernels;
-  private final DeviceQueue queue; // null: every item is Java code run here
-  private final InFlight inFlight; // null without a device queue, as is device
-  private final DeviceSteps device;
+  private final DeviceSteps device; // null: no device queue, every item is Java code run here
   private Generation blockedOn; // parked until this generation completes
-  private WorkItem gated; // Java code or a heap copy, parked until device work before it ended
   private boolean lingerAfterTiming;
   private Throwable crashed; // what stopped this actor, if not its system's shutdown
 
@@ -98,23 +93,12 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     this.handle = handle;
     this.progress = handle.progress();
     this.batch = handle.batch();
-    ActorEngine engine = handle.engine();
-    this.kernels =
-        new Kernels(
-            handle.stream(),
-            engine.spec().launchModel(),
-            engine.tracer(),
-            engine.current(),
-            engine.devices());
-    handle.runsKernelsWith(kernels);
-    this.queue = queue;
-    if (queue == null) { // every item is Java code run here: nothing is ever in flight
-      this.inFlight = null;
-      this.device = null;
-    } else {
-      this.inFlight = new InFlight(() -> self.tell(DeviceEnded.INSTANCE));
-      this.device = new DeviceSteps(handle.stream(), queue, inFlight, progress);
-    }
+    this.kernels = Kernels.of(handle);
+    this.device =
+        queue == null
+            ? null
+            : new DeviceSteps(
+                handle.stream(), queue, progress, () -> self.tell(DeviceEnded.INSTANCE));
     self.tell(Drain.INSTANCE);
   }
 
@@ -124,15 +108,13 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   public Behavior<Command> receive(TypedActorContext<Command> context, Command message) {
     try {
       if (message == Drain.INSTANCE) {
-        if (blockedOn == null && gated == null) {
+        if (blockedOn == null && (device == null || !device.gated())) {
           drain();
         }
       } else if (message == DeviceEnded.INSTANCE) {
         onDeviceEnded();
-      } else if (message instanceof Marked marked) {
-        onMarked(marked.generation());
-      } else if (message instanceof Resume resume) {
-        onResume(resume.generation());
+      } else if (message instanceof Woken woken) {
+        onWoken(woken);
       } else {
         return Behaviors.unhandled();
       }
@@ -154,20 +136,14 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     }
   }
 
-  private void onResume(Generation generation) {
-    if (generation == blockedOn) {
-      blockedOn = null;
-      progress.absorb(handle.stream(), generation);
-      progress.itemCompleted();
-      drain();
+  /** Takes the parked wait up again: settled if done, else handed to the device or parked. */
+  private void onWoken(Woken woken) {
+    if (woken.marked()) {
+      DevicePool.settle(); // a device wait may run callbacks; drain() settles before each item
     }
-  }
-
-  private void onMarked(Generation generation) {
-    DevicePool.settle(); // a device wait may run callbacks; drain() settles before each item
-    if (generation == blockedOn) {
+    if (woken.generation() == blockedOn) {
       blockedOn = null;
-      if (waitOn(generation)) {
+      if (waitOn(woken.generation())) {
         drain();
       }
     }
@@ -175,13 +151,9 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
 
   private void onDeviceEnded() {
     DevicePool.settle();
-    inFlight.settleEnded();
-    if (gated != null) {
-      WorkItem item = gated;
-      gated = null;
-      if (step(item)) { // its own step decides again whether it must still wait
-        drain();
-      }
+    WorkItem ungated = device.settleEnded();
+    if (ungated != null && step(ungated)) { // its own step decides again whether it must wait
+      drain();
     }
   }
 
@@ -201,15 +173,8 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
                 ? "the stream's actor stopped (its actor system is shutting down)"
                 : "the stream's actor failed and stopped: " + crashed);
     handle.stop(why);
-    if (gated != null) {
-      gated.reject(why);
-      progress.itemCompleted();
-    }
-    if (inFlight != null) {
-      inFlight.abandon(why);
-    }
-    if (queue != null) {
-      queue.close();
+    if (device != null) {
+      device.stop(why);
     }
     return this;
   }
@@ -259,7 +224,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
 
   /** Runs one item by its kind; false if the stream is now parked and takes no more work. */
   private boolean step(WorkItem item) {
-    if (item instanceof WorkItem.Launch launch && inFlight == null) {
+    if (item instanceof WorkItem.Launch launch && device == null) {
       DeviceExecutionException failure = kernels.run(launch.name(), launch.kernel());
       if (failure != null) {
         progress.fail(failure);
@@ -275,15 +240,20 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     } else if (item instanceof WorkItem.Wait wait) {
       return waitOn(wait.generation());
     } else if (item instanceof WorkItem.DeviceCommand command) {
-      return runDevice(command);
+      return device == null
+          ? DeviceSteps.refuse(handle.stream(), progress, command)
+          : device.submit(command);
+    } else if (device == null) {
+      progress.settle((WorkItem.Sync) item);
+    } else {
+      device.settleInOrder((WorkItem.Sync) item);
     }
-    return runSync((WorkItem.Sync) item);
+    return true;
   }
 
   private boolean runHost(WorkItem.HostWork kernel) {
-    if (deviceWorkInFlight()) {
-      gated = kernel; // Java code runs once the device has ended the work before it
-      return false;
+    if (device != null && device.gateWhileBusy(kernel)) {
+      return false; // Java code runs once the device has ended the work before it
     }
     Kernels.Outcome outcome = kernels.run(kernel.name(), kernel);
     if (outcome.failure() != null) {
@@ -299,20 +269,8 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     return true;
   }
 
-  private boolean runDevice(WorkItem.DeviceCommand command) {
-    if (device == null) {
-      DeviceSteps.refuse(handle.stream(), progress, command);
-    } else if (command.readsHeap() && inFlight.fillingHeap()) {
-      gated = command; // the heap is read once no earlier work may still fill it
-      return false;
-    } else {
-      device.submit(command);
-    }
-    return true;
-  }
-
   private boolean runRecord(Generation generation) {
-    if (queue != null) {
+    if (device != null) {
       device.mark(generation);
       return true;
     }
@@ -331,37 +289,17 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
       return true;
     }
     Marker marker = generation.deviceMarker();
-    if (queue != null && marker == null) {
+    if (device != null && marker == null) {
       // The record may not be on its device queue yet: wait until it is, then wait on the device.
       blockedOn = generation;
       generation.onMarkedOrDone(new Wake(self, true));
       return false;
     }
-    if (queue != null && device.waitOnDevice(generation, marker)) {
+    if (device != null && device.waitOnDevice(generation, marker)) {
       return true;
     }
     blockedOn = generation;
     generation.onComplete(new Wake(self, false));
     return false;
-  }
-
-  private boolean runSync(WorkItem.Sync sync) {
-    if (!deviceWorkInFlight()) {
-      settleSync(sync);
-    } else {
-      inFlight.addSettled((nanos, failure) -> settleSync(sync));
-    }
-    return true;
-  }
-
-  /** Whether device items were submitted and have not all ended (never, without a device queue). */
-  private boolean deviceWorkInFlight() {
-    return inFlight != null && !inFlight.isEmpty();
-  }
-
-  private void settleSync(WorkItem.Sync sync) {
-    DeviceExecutionException failure = progress.report();
-    progress.itemCompleted();
-    sync.settle(failure);
   }
 }

@@ -87,4 +87,13 @@ final class StreamProgress {
               cause.getCause()));
     }
   }
+
+  /**
+   * Settles {@code sync}, reporting the unreported failure through it, and counts it. Owner only.
+   */
+  void settle(WorkItem.Sync sync) {
+    DeviceExecutionException failure = report();
+    itemCompleted();
+    sync.settle(failure);
+  }
 }
