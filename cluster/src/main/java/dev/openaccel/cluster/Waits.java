@@ -48,7 +48,7 @@ final class Waits {
     String event = "event " + handle.eventId() + " of node " + handle.node();
     CompletionStage<Void> done;
     try {
-      done = nodes.port(handle.node()).awaitPin(self, pinId, stream.device());
+      done = nodes.port(handle.node()).awaitPin(self, pinId);
     } catch (RuntimeException e) {
       done = CompletableFuture.failedStage(e);
     }

@@ -13,7 +13,6 @@ import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.internal.AfterTermination;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.DeviceMemory;
 import dev.openaccel.runtime.spi.EngineSpec;
