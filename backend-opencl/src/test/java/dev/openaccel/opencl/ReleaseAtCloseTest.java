@@ -30,7 +30,7 @@ class ReleaseAtCloseTest {
     accelerator.allocate(device, 1 << 20).close(); // cached
     DeviceKernel kernel = OpenCl.get(accelerator).compile(AfterCloseTest.SOURCE).kernel("k");
 
-    backend.engine().blockOn(stream, new CompletableFuture<>()); // the stream never goes on
+    stream.waitFor(new CompletableFuture<>()); // the stream never goes on
     kernel.launch(stream, LaunchShape.of(1), open);
     stream.copyToDevice(ByteBuffer.allocate(4096), open);
     stream.copyToHost(open, ByteBuffer.allocateDirect(4096));

@@ -15,7 +15,7 @@ import java.util.EnumSet;
  * threads.
  */
 final class OpenRegEngine {
-  /** Priorities as DESIGN.md fixes them: least 0, greatest 1, higher wins. */
+  /** OpenReg's priorities, as in PyTorch's OpenReg: least 0, greatest 1, higher wins. */
   static final PriorityRange PRIORITIES = new PriorityRange(0, 1);
 
   private OpenRegEngine() {}

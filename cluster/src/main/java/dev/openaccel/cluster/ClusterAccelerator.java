@@ -4,7 +4,6 @@ import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventHandle;
-import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -14,12 +13,9 @@ import java.util.SortedSet;
 import java.util.TreeSet;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
-import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.Extension;
 import org.apache.pekko.actor.typed.ExtensionId;
-import org.apache.pekko.actor.typed.Props;
-import org.apache.pekko.cluster.typed.Cluster;
 
 /**
  * The devices of every node of a Pekko Cluster as one pool: discovery of the nodes and their
@@ -28,10 +24,11 @@ import org.apache.pekko.cluster.typed.Cluster;
  * its class path), active only when {@code pekko.actor.provider = cluster}.
  *
  * <p>Each node runs a gateway actor registered with the Receptionist; this extension follows the
- * listing to know the other nodes and their devices, and registers itself with {@link
- * dev.openaccel.runtime.internal.AcceleratorCore#registerRemoteEvents} so that {@code
- * accelerator.openEvent(handle)} opens handles of other nodes. Membership, failure detection and
- * transport are Pekko Cluster's. All methods are thread-safe.
+ * listing to know the other nodes and their devices, and registers its remote events with the
+ * runtime's one extension point for distribution modules ({@link
+ * dev.openaccel.runtime.spi.RemoteEvents#register}) so that {@code accelerator.openEvent(handle)}
+ * opens handles of other nodes. Membership, failure detection and transport are Pekko Cluster's.
+ * All methods are thread-safe.
  */
 public final class ClusterAccelerator implements Extension {
 
@@ -55,40 +52,17 @@ public final class ClusterAccelerator implements Extension {
   private final Accelerator accelerator;
   private final String self;
   private final KernelRegistry kernels = new KernelRegistry();
-  private final Nodes nodes;
-  private final Waits waits;
-  private final RemoteEvents remoteEvents;
-  private final LocalNode local;
-  private final Bulk bulk;
+  private final ClusterNode node; // null outside a cluster
 
   private ClusterAccelerator(ActorSystem<?> system) {
     this.accelerator = Accelerator.get(system);
     this.self = system.address().toString();
     ClusterSettings settings = ClusterSettings.from(system.settings().config());
-    Duration timeout = settings.controlTimeout();
     String provider = system.settings().config().getString("pekko.actor.provider");
-    if (!provider.equals("cluster")
-        && !provider.equals("org.apache.pekko.cluster.ClusterActorRefProvider")) {
-      this.nodes = null;
-      this.waits = null;
-      this.remoteEvents = null;
-      this.local = null;
-      this.bulk = null;
-      return;
-    }
-    Membership membership = new Membership(Cluster.get(system), self);
-    this.bulk = new Bulk(system, settings, membership);
-    // Copies to or from another node need that node's port: looked up when the copy runs.
-    this.local = new LocalNode(accelerator, kernels, self, this::portOf, bulk);
-    this.nodes =
-        new Nodes(system, new LocalPort(local), local.devices(), timeout, bulk, membership);
-    this.waits = new Waits(nodes, self);
-    this.remoteEvents = new RemoteEvents(system, accelerator, nodes, waits, timeout);
-    ActorRef<GatewayProtocol.Command> gateway =
-        system.systemActorOf(
-            NodeGateway.create(local, bulk, membership), NodeGateway.NAME, Props.empty());
-    Directory.spawn(system, nodes, gateway, bulk, local);
-    AcceleratorCore.get(accelerator.system()).registerRemoteEvents(remoteEvents::open);
+    this.node =
+        ClusterNode.isClusterProvider(provider)
+            ? new ClusterNode(system, accelerator, kernels, self, settings)
+            : null;
   }
 
   /** The cluster accelerator of {@code system}. */
@@ -98,12 +72,12 @@ public final class ClusterAccelerator implements Extension {
 
   /** This node's end of the bulk lanes; null outside a cluster. Internal, for tests. */
   Bulk bulk() {
-    return bulk;
+    return node == null ? null : node.bulk();
   }
 
   /** Whether the actor system is a cluster node, so that this extension is active. */
   public boolean enabled() {
-    return nodes != null;
+    return node != null;
   }
 
   /** This node's own accelerator. */
@@ -192,7 +166,7 @@ public final class ClusterAccelerator implements Extension {
         () -> {
           NodePort port = active().port(device.node());
           return port.newStream(device.device(), priority)
-              .thenApply(id -> new RemoteStream(device, id, port, waits));
+              .thenApply(id -> new RemoteStream(device, id, port, node.waits()));
         });
   }
 
@@ -277,26 +251,22 @@ public final class ClusterAccelerator implements Extension {
     if (handle.node().equals(self)) {
       return Failures.guard(() -> CompletableFuture.completedStage(accelerator.openEvent(handle)));
     }
-    return Failures.guard(() -> remoteEvents.openAsync(handle));
+    return Failures.guard(() -> node.remoteEvents().openAsync(handle));
   }
 
   /** Live buffers, events and pins this node holds for the cluster, for tests. */
   int liveResources() {
-    return local.liveResources();
-  }
-
-  private NodePort portOf(String node) {
-    return nodes.port(node);
+    return node.local().liveResources();
   }
 
   private Nodes active() {
-    if (nodes == null) {
+    if (node == null) {
       throw new IllegalStateException(
           "OpenAccel's cluster support needs pekko.actor.provider = cluster (actor system "
               + self
               + ")");
     }
-    return nodes;
+    return node.nodes();
   }
 
   @Override

@@ -8,7 +8,7 @@ import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.internal.AcceleratorCore;
+import dev.openaccel.runtime.StreamGuard;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletionStage;
@@ -145,8 +145,7 @@ final class LocalNode {
     Stream stream = stream(device, streamId);
     String event = "event " + handle.eventId() + " of node " + handle.node();
     try {
-      CompletionStage<Void> pinned =
-          ports.apply(handle.node()).awaitPin(pinner, pinId, stream.device());
+      CompletionStage<Void> pinned = ports.apply(handle.node()).awaitPin(pinner, pinId);
       stream.waitFor(Failures.naming(pinned, event));
     } catch (RuntimeException misuse) {
       failOn(stream, "wait for " + event, misuse);
@@ -162,10 +161,11 @@ final class LocalNode {
   }
 
   long allocate(String requester, Device device, long bytes) {
-    DeviceBuffer buffer =
-        AcceleratorCore.get(accelerator.system())
-            .router(device.type())
-            .allocate(accelerator.defaultStream(device), bytes);
+    DeviceBuffer buffer;
+    // On the device's default stream, whatever stream this thread has made current.
+    try (StreamGuard onDefault = accelerator.streamGuard(accelerator.defaultStream(device))) {
+      buffer = accelerator.allocate(device, bytes);
+    }
     return resources.addBuffer(requester, buffer);
   }
 

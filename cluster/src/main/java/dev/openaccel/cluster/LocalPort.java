@@ -55,7 +55,7 @@ final class LocalPort implements NodePort {
   }
 
   @Override
-  public CompletionStage<Void> awaitPin(String pinner, long pinId, Device waiter) {
+  public CompletionStage<Void> awaitPin(String pinner, long pinId) {
     return local.awaitPin(pinner, pinId);
   }
 

@@ -1,10 +1,7 @@
 package dev.openaccel.cluster;
 
-import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceExecutionException;
-import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.util.ArrayDeque;
-import java.util.HashMap;
 import java.util.HashSet;
 import java.util.Map;
 import java.util.Set;
@@ -34,17 +31,12 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * #FENCE_EVERY} commands it sends a {@link GatewayProtocol.Fence}, answered by the gateway as it
  * reaches it; while {@link #FENCES} fences are unanswered, further commands wait here, in order.
  *
- * <p>Replies: an {@link Ask}'s answer comes back to this actor, which completes its future. The
- * answer to an {@link Ask} with a waiter (a record done on that node) goes to a child of this link
- * that runs on the device threads of the stream that waits for it, and completes the future there,
- * handing the stream's turn to the same thread: one thread wake-up on this node between the answer
- * arriving and the stream resuming, as a plain message to an actor has, instead of two. (For a
- * device whose backend does not run on the engine's device threads, the answer comes here.)
+ * <p>Replies: an {@link Ask}'s answer comes back to this actor, which completes its future; a
+ * stream waiting for it (a pin's record) is then resumed by the engine's own message.
  *
- * <p>Owns: the pending requests (id to future; the children remove and complete those they are
- * answered, hence a concurrent map), the commands held back by flow control, the fence count and
- * whether the node is gone. It watches the gateway: when the node leaves the cluster or is downed
- * (or the gateway stops), every pending request fails with a {@link
+ * <p>Owns: the pending requests (id to future), the commands held back by flow control, the fence
+ * count and whether the node is gone. It watches the gateway: when the node leaves the cluster or
+ * is downed (or the gateway stops), every pending request fails with a {@link
  * dev.openaccel.runtime.DeviceExecutionException} naming the node, and later requests fail at once.
  * It stays alive in that state, so late callers never hang.
  */
@@ -58,13 +50,8 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
     GatewayProtocol.Command build(long requestId, ActorRef<GatewayProtocol.Reply> replyTo);
   }
 
-  /**
-   * Sends a request; {@code reply} completes with the answer, or fails if the node is gone. With a
-   * {@code waiter} (null for none), the request is answered when work on that node is done (a pin's
-   * record) and the answer only resumes a stream of that device here: see the class comment.
-   */
-  record Ask(Request request, CompletableFuture<GatewayProtocol.Reply> reply, Device waiter)
-      implements Command {}
+  /** Sends a request; {@code reply} completes with the answer, or fails if the node is gone. */
+  record Ask(Request request, CompletableFuture<GatewayProtocol.Reply> reply) implements Command {}
 
   /** Sends a command that has no answer (the request id it is given is unused). */
   record Tell(Request command) implements Command {}
@@ -81,19 +68,14 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
   static final int FENCES = 4;
 
   static Behavior<Command> create(
-      String node,
-      ActorRef<GatewayProtocol.Command> gateway,
-      Consumer<String> onLeft,
-      AcceleratorCore core) {
-    return Behaviors.setup(context -> new NodeLink(context, node, gateway, onLeft, core));
+      String node, ActorRef<GatewayProtocol.Command> gateway, Consumer<String> onLeft) {
+    return Behaviors.setup(context -> new NodeLink(context, node, gateway, onLeft));
   }
 
   private final String node;
   private final ActorRef<GatewayProtocol.Command> gateway;
   private final Consumer<String> onLeft;
   private final ActorRef<GatewayProtocol.Reply> replies;
-  private final AcceleratorCore core;
-  private final Map<Device, ActorRef<GatewayProtocol.Reply>> deviceReplies = new HashMap<>();
   private final Map<Long, CompletableFuture<GatewayProtocol.Reply>> pending =
       new ConcurrentHashMap<>();
   private final ArrayDeque<Command> held = new ArrayDeque<>();
@@ -107,13 +89,11 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
       ActorContext<Command> context,
       String node,
       ActorRef<GatewayProtocol.Command> gateway,
-      Consumer<String> onLeft,
-      AcceleratorCore core) {
+      Consumer<String> onLeft) {
     super(context);
     this.node = node;
     this.gateway = gateway;
     this.onLeft = onLeft;
-    this.core = core;
     this.replies = context.messageAdapter(GatewayProtocol.Reply.class, Replied::new);
     context.watch(gateway);
   }
@@ -139,43 +119,10 @@ final class NodeLink extends AbstractBehavior<NodeLink.Command> {
       held.add(ask);
     } else {
       long id = ++nextId;
-      ActorRef<GatewayProtocol.Reply> replyTo =
-          ask.waiter() == null ? replies : repliesOn(ask.waiter());
       pending.put(id, ask.reply());
-      send(ask.request().build(id, replyTo));
+      send(ask.request().build(id, replies));
     }
     return this;
-  }
-
-  /** The child that takes answers for streams of {@code device}, on that device's threads. */
-  private ActorRef<GatewayProtocol.Reply> repliesOn(Device device) {
-    return deviceReplies.computeIfAbsent(
-        device,
-        d -> {
-          try {
-            return getContext().spawnAnonymous(handOff(pending), core.deviceDispatcher(d));
-          } catch (RuntimeException notOnDeviceThreads) {
-            return replies; // a backend not on the engine's device threads: answered here
-          }
-        });
-  }
-
-  /**
-   * Completes the pending future an answer is for; the turns it schedules follow on this thread.
-   */
-  private static Behavior<GatewayProtocol.Reply> handOff(
-      Map<Long, CompletableFuture<GatewayProtocol.Reply>> pending) {
-    return Behaviors.receive(GatewayProtocol.Reply.class)
-        .onMessage(
-            GatewayProtocol.Reply.class,
-            reply -> {
-              CompletableFuture<GatewayProtocol.Reply> waiting = pending.remove(reply.requestId());
-              if (waiting != null) {
-                AcceleratorCore.handingOff(() -> waiting.complete(reply));
-              }
-              return Behaviors.same();
-            })
-        .build();
   }
 
   private Behavior<Command> onTell(Tell tell) {

@@ -35,11 +35,8 @@ interface NodePort {
    */
   CompletionStage<Void> pin(EventHandle handle, long pinId, String awaiter);
 
-  /**
-   * Completes when the record pinned on this node as {@code (pinner, pinId)} completes; {@code
-   * waiter} is the device of the calling node whose stream waits for it.
-   */
-  CompletionStage<Void> awaitPin(String pinner, long pinId, Device waiter);
+  /** Completes when the record pinned on this node as {@code (pinner, pinId)} completes. */
+  CompletionStage<Void> awaitPin(String pinner, long pinId);
 
   /** The stream waits for the record pinned as {@code (pinner, pinId)} at the handle's node. */
   void waitEvent(Device device, long streamId, EventHandle handle, String pinner, long pinId);

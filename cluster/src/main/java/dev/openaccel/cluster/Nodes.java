@@ -1,7 +1,6 @@
 package dev.openaccel.cluster;
 
 import dev.openaccel.runtime.Device;
-import dev.openaccel.runtime.internal.AcceleratorCore;
 import java.time.Duration;
 import java.util.List;
 import java.util.Map;
@@ -145,7 +144,7 @@ final class Nodes {
   private NodePort link(String node, ActorRef<GatewayProtocol.Command> gateway) {
     ActorRef<NodeLink.Command> link =
         system.systemActorOf(
-            NodeLink.create(node, gateway, this::left, AcceleratorCore.get(system)),
+            NodeLink.create(node, gateway, this::left),
             "openaccel-link-" + links.incrementAndGet(),
             Props.empty());
     return new RemotePort(node, link, controlTimeout, bulk);

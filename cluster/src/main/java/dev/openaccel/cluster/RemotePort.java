@@ -77,16 +77,10 @@ final class RemotePort implements NodePort {
         reply -> null);
   }
 
-  /**
-   * Answered to an actor on {@code waiter}'s device threads where it has them: see {@link
-   * NodeLink}.
-   */
   @Override
-  public CompletionStage<Void> awaitPin(String pinner, long pinId, Device waiter) {
+  public CompletionStage<Void> awaitPin(String pinner, long pinId) {
     return ask(
-        (id, replyTo) -> new GatewayProtocol.AwaitPin(id, pinner, pinId, replyTo),
-        waiter,
-        reply -> null);
+        (id, replyTo) -> new GatewayProtocol.AwaitPin(id, pinner, pinId, replyTo), reply -> null);
   }
 
   @Override
@@ -265,20 +259,14 @@ final class RemotePort implements NodePort {
     return result;
   }
 
-  private <T> CompletableFuture<T> ask(
-      NodeLink.Request request, Function<GatewayProtocol.Reply, T> onReply) {
-    return ask(request, null, onReply);
-  }
-
   /**
-   * Sends {@code request} through the link; {@code waiter}, if not null, is the device of this node
-   * whose stream the answer resumes (see {@link NodeLink.Ask}). The result is what {@code onReply}
-   * makes of the answer, or the failure the answer carries.
+   * Sends {@code request} through the link. The result is what {@code onReply} makes of the answer,
+   * or the failure the answer carries.
    */
   private <T> CompletableFuture<T> ask(
-      NodeLink.Request request, Device waiter, Function<GatewayProtocol.Reply, T> onReply) {
+      NodeLink.Request request, Function<GatewayProtocol.Reply, T> onReply) {
     CompletableFuture<GatewayProtocol.Reply> reply = new CompletableFuture<>();
-    link.tell(new NodeLink.Ask(request, reply, waiter));
+    link.tell(new NodeLink.Ask(request, reply));
     CompletableFuture<T> result = new CompletableFuture<>();
     reply.whenComplete(
         (answer, failure) -> {

@@ -9,9 +9,9 @@ import java.util.concurrent.atomic.AtomicLong;
 
 /**
  * Waits on events of any node that capture the record current at the event's owner when the call
- * returns, as API.md requires of {@code block}: the caller first has the owner pin that record
- * ({@link Pins}), and the waiting stream then waits for the pin, not for whatever record is latest
- * when its request arrives. Internal.
+ * returns, as {@code Event.block} promises: the caller first has the owner pin that record ({@link
+ * Pins}), and the waiting stream then waits for the pin, not for whatever record is latest when its
+ * request arrives. Internal.
  *
  * <p>Ordering: the pin request goes to the owner and the wait to the stream's node, each in call
  * order on its link, before the call returns; the stage completes once the owner has pinned.
@@ -48,7 +48,7 @@ final class Waits {
     String event = "event " + handle.eventId() + " of node " + handle.node();
     CompletionStage<Void> done;
     try {
-      done = nodes.port(handle.node()).awaitPin(self, pinId, stream.device());
+      done = nodes.port(handle.node()).awaitPin(self, pinId);
     } catch (RuntimeException e) {
       done = CompletableFuture.failedStage(e);
     }

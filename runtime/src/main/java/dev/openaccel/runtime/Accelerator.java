@@ -8,7 +8,6 @@ import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import dev.openaccel.runtime.trace.TraceBus;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.util.Collection;
-import java.util.List;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -43,21 +42,17 @@ public final class Accelerator implements Extension, AutoCloseable {
     }
   }
 
-  private static final Id ID = Id.INSTANCE;
-
-  private final ActorSystem<?> system;
   private final AcceleratorCore core;
   private final ContextSlots slots;
 
   private Accelerator(ActorSystem<?> system) {
-    this.system = system;
     this.core = AcceleratorCore.get(system);
     this.slots = core.contextSlots();
   }
 
   /** The accelerator of an existing actor system, created on first use. */
   public static Accelerator get(ActorSystem<?> system) {
-    return ID.apply(system);
+    return Id.INSTANCE.apply(system);
   }
 
   /** Starts an actor system of its own with the default configuration. */
@@ -74,7 +69,7 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public ActorSystem<?> system() {
-    return system;
+    return core.system();
   }
 
   /**
@@ -97,8 +92,6 @@ public final class Accelerator implements Extension, AutoCloseable {
   public void close() {
     core.closeOwnedSystem();
   }
-
-  // ---- backends and devices ----
 
   /** The device types whose backends were found and enabled. */
   public Set<DeviceType> deviceTypes() {
@@ -124,20 +117,11 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public int deviceCount(DeviceType type) {
-    return router(type).deviceCount();
+    return core.router(type).deviceCount();
   }
 
   public PriorityRange priorityRange(DeviceType type) {
-    return router(type).priorityRange();
-  }
-
-  /**
-   * The router to the backend of {@code type}, for this package's events.
-   *
-   * @throws IllegalArgumentException containing "no backend for device type"
-   */
-  VirtualGuardImpl router(DeviceType type) {
-    return core.router(type);
+    return core.router(type).priorityRange();
   }
 
   // ---- the caller's device context ----
@@ -151,7 +135,7 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public Device currentDevice(DeviceType type) {
-    return router(type).getDevice();
+    return core.router(type).getDevice();
   }
 
   /**
@@ -169,7 +153,7 @@ public final class Accelerator implements Extension, AutoCloseable {
   /** Makes {@code device} current for its type; a device without index is a no-op. */
   public void setDevice(Device device) {
     if (device.hasIndex()) {
-      router(device.type()).setDevice(device);
+      core.router(device.type()).setDevice(device);
     }
   }
 
@@ -178,7 +162,7 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public DeviceGuard deviceGuard(Device device) {
-    return new DeviceGuard(router(device.type()), new GuardOwner(slots), device);
+    return new DeviceGuard(core.router(device.type()), new GuardOwner(slots), device);
   }
 
   public Stream currentStream() {
@@ -186,34 +170,30 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public Stream currentStream(Device device) {
-    return router(device.type()).getStream(device);
+    return core.router(device.type()).getStream(device);
   }
 
   public Stream defaultStream(Device device) {
-    return router(device.type()).getDefaultStream(device);
+    return core.router(device.type()).getDefaultStream(device);
   }
 
   /** Makes {@code stream} current on its device and that device current. */
   public void setStream(Stream stream) {
-    VirtualGuardImpl impl = router(stream.deviceType());
+    VirtualGuardImpl impl = core.router(stream.deviceType());
     impl.exchangeStream(stream);
     impl.setDevice(stream.device());
   }
 
   public StreamGuard streamGuard(Stream stream) {
-    return new StreamGuard(router(stream.deviceType()), new GuardOwner(slots), stream);
+    return new StreamGuard(core.router(stream.deviceType()), new GuardOwner(slots), stream);
   }
 
   /**
    * @throws IllegalArgumentException containing "mix of device types"
    */
   public MultiStreamGuard multiStreamGuard(Collection<Stream> streams) {
-    List<Stream> list = List.copyOf(streams);
-    DeviceType type = MultiStreamGuard.commonType(list);
-    return new MultiStreamGuard(type == null ? null : router(type), new GuardOwner(slots), list);
+    return MultiStreamGuard.open(core, streams);
   }
-
-  // ---- streams ----
 
   public Stream newStream() {
     return newStream(currentDevice());
@@ -224,18 +204,18 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public Stream newStream(Device device, int priority) {
-    return router(device.type()).getNewStream(device, priority);
+    return core.router(device.type()).getNewStream(device, priority);
   }
 
   public Stream streamFromPool(Device device, boolean highPriority) {
-    return router(device.type()).getStreamFromGlobalPool(device, highPriority);
+    return core.router(device.type()).getStreamFromGlobalPool(device, highPriority);
   }
 
   /**
    * @throws IllegalArgumentException if {@code device} has no stream {@code streamId}
    */
   public Stream stream(Device device, long streamId) {
-    return router(device.type()).getStream(device, streamId);
+    return core.router(device.type()).getStream(device, streamId);
   }
 
   /** Blocks until all streams of the current device have completed their work. */
@@ -244,14 +224,12 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public void synchronize(Device device) {
-    router(device.type()).synchronizeDevice(device.index());
+    core.router(device.type()).synchronizeDevice(device.index());
   }
 
   public CompletionStage<Void> synchronizeAsync(Device device) {
-    return router(device.type()).synchronizeDeviceAsync(device.index());
+    return core.router(device.type()).synchronizeDeviceAsync(device.index());
   }
-
-  // ---- memory ----
 
   /**
    * Allocates device memory for use on the caller's current stream of {@code device}.
@@ -260,15 +238,12 @@ public final class Accelerator implements Extension, AutoCloseable {
    * @throws DeviceOutOfMemoryException naming the requested, free and capacity bytes
    */
   public DeviceBuffer allocate(Device device, long bytes) {
-    VirtualGuardImpl impl = router(device.type());
-    return impl.allocate(impl.getStream(device), bytes);
+    return core.router(device.type()).allocate(currentStream(device), bytes);
   }
 
   public MemoryStats memoryStats(Device device) {
-    return router(device.type()).memoryStats(device);
+    return core.router(device.type()).memoryStats(device);
   }
-
-  // ---- events ----
 
   public Event newEvent() {
     return newEvent(EventOptions.defaults());
@@ -279,7 +254,7 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   public Event newEvent(DeviceType type, EventOptions options) {
-    return InlineEvent.create(router(type), options);
+    return InlineEvent.create(core.router(type), options);
   }
 
   /**
@@ -288,13 +263,11 @@ public final class Accelerator implements Extension, AutoCloseable {
    * @throws IllegalArgumentException if no live interprocess event matches the handle
    */
   public Event openEvent(EventHandle handle) {
-    if (handle.node().equals(system.address().toString())) {
-      return InlineEvent.open(router(handle.deviceType()), handle);
+    if (handle.node().equals(core.system().address().toString())) {
+      return InlineEvent.open(core.router(handle.deviceType()), handle);
     }
     return core.openRemote(handle);
   }
-
-  // ---- contexts ----
 
   /** A snapshot of the caller's current devices and streams. */
   public DeviceContext captureContext() {
@@ -321,6 +294,6 @@ public final class Accelerator implements Extension, AutoCloseable {
 
   @Override
   public String toString() {
-    return "Accelerator(system=" + system.name() + ", backends=" + core.types() + ")";
+    return "Accelerator(system=" + core.system().name() + ", backends=" + core.types() + ")";
   }
 }

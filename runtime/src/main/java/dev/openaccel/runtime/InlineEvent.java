@@ -1,6 +1,7 @@
 package dev.openaccel.runtime;
 
 import dev.openaccel.runtime.actor.EventSignal;
+import dev.openaccel.runtime.internal.AcceleratorCore;
 import dev.openaccel.runtime.spi.BackendEvent;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.EventChecks;
@@ -31,7 +32,6 @@ import org.apache.pekko.actor.typed.ActorRef;
 public class InlineEvent implements Event {
   private static final CompletionStage<Void> NEVER_RECORDED =
       CompletableFuture.completedStage(null);
-  private static final long SPIN_NANOS = 5_000;
   private static final VarHandle CLOSED;
   private static final VarHandle EVENT;
 
@@ -58,7 +58,7 @@ public class InlineEvent implements Event {
    * @throws UnsupportedOperationException naming the backend and the option it does not support
    */
   protected InlineEvent(Accelerator accelerator, DeviceType type, EventOptions options) {
-    this(accelerator.router(type), options);
+    this(AcceleratorCore.get(accelerator.system()).router(type), options);
   }
 
   private InlineEvent(VirtualGuardImpl backend, EventOptions options) {
@@ -93,10 +93,8 @@ public class InlineEvent implements Event {
 
   @Override
   public Optional<Device> device() {
-    BackendEvent created = event;
-    return created == null
-        ? Optional.empty()
-        : Optional.of(Device.of(deviceType(), created.deviceIndex()));
+    int index = deviceIndex();
+    return index < 0 ? Optional.empty() : Optional.of(Device.of(deviceType(), index));
   }
 
   @Override
@@ -214,11 +212,7 @@ public class InlineEvent implements Event {
     // The blocking-call check for events lives here, the entry point, so it runs once per call.
     DeviceThread.checkMayBlock("Event.synchronize()", "Event.completion()");
     checkOpen("synchronize");
-    BackendEvent created = event;
-    if (created != null) {
-      spinUnlessBlocking(created);
-      backend.synchronizeEvent(created);
-    }
+    HostWait.synchronize(backend, event, blocking());
   }
 
   @Override
@@ -226,12 +220,7 @@ public class InlineEvent implements Event {
     Objects.requireNonNull(timeout, "timeout");
     DeviceThread.checkMayBlock("Event.synchronize(timeout)", "Event.completion()");
     checkOpen("synchronize");
-    BackendEvent created = event;
-    if (created == null) {
-      return true;
-    }
-    spinUnlessBlocking(created);
-    return backend.synchronizeEvent(created, timeout);
+    return HostWait.synchronize(backend, event, blocking(), timeout);
   }
 
   @Override
@@ -262,18 +251,10 @@ public class InlineEvent implements Event {
 
   @Override
   public EventHandle handle() {
-    if ((options & EventOptions.INTERPROCESS_BIT) == 0) {
-      throw new IllegalStateException(
-          "not an interprocess event: create it with EventOptions.withInterprocess(true), got "
-              + options());
-    }
+    EventChecks.checkInterprocess(this);
     checkOpen("handle");
-    BackendEvent created = event;
-    if (created == null) {
-      throw new IllegalStateException(
-          "an interprocess event must be recorded before its handle is taken");
-    }
-    return backend.exportEvent(created);
+    EventChecks.checkExportable(this);
+    return backend.exportEvent(event);
   }
 
   @Override
@@ -299,17 +280,8 @@ public class InlineEvent implements Event {
     }
   }
 
-  /**
-   * Non-blocking events spin briefly before parking the host thread, as CUDA's default events do.
-   */
-  private void spinUnlessBlocking(BackendEvent created) {
-    if ((options & EventOptions.BLOCKING_BIT) != 0 || backend.queryEvent(created)) {
-      return; // completed work costs no clock read
-    }
-    long until = System.nanoTime() + SPIN_NANOS;
-    while (!backend.queryEvent(created) && System.nanoTime() < until) {
-      Thread.onSpinWait();
-    }
+  private boolean blocking() {
+    return (options & EventOptions.BLOCKING_BIT) != 0;
   }
 
   private void checkOpen(String operation) {
@@ -321,15 +293,7 @@ public class InlineEvent implements Event {
 
   @Override
   public String toString() {
-    return getClass().getSimpleName()
-        + "(device_type="
-        + deviceType()
-        + ", device_index="
-        + deviceIndex()
-        + ", event_id="
-        + id()
-        + ", options="
-        + options()
-        + ")";
+    return "%s(device_type=%s, device_index=%d, event_id=%d, options=%s)"
+        .formatted(getClass().getSimpleName(), deviceType(), deviceIndex(), id(), options());
   }
 }

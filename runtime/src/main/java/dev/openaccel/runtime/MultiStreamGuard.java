@@ -1,7 +1,9 @@
 package dev.openaccel.runtime;
 
+import dev.openaccel.runtime.internal.AcceleratorCore;
 import dev.openaccel.runtime.spi.DeviceGuardImpl;
 import java.util.ArrayList;
+import java.util.Collection;
 import java.util.List;
 
 /**
@@ -33,8 +35,20 @@ public final class MultiStreamGuard implements AutoCloseable {
     owner.opened(this);
   }
 
+  /**
+   * A guard over {@code streams} for the caller of {@code core}'s accelerator.
+   *
+   * @throws IllegalArgumentException containing "mix of device types"
+   */
+  static MultiStreamGuard open(AcceleratorCore core, Collection<Stream> streams) {
+    List<Stream> list = List.copyOf(streams);
+    DeviceType type = commonType(list);
+    DeviceGuardImpl impl = type == null ? null : core.router(type);
+    return new MultiStreamGuard(impl, new GuardOwner(core.contextSlots()), list);
+  }
+
   /** Checks the streams are all of one device type, which it returns (null for none). */
-  static DeviceType commonType(List<Stream> streams) {
+  private static DeviceType commonType(List<Stream> streams) {
     DeviceType type = null;
     for (Stream stream : streams) {
       if (type == null) {

@@ -20,8 +20,9 @@ import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
 
 /**
- * {@link Event#elapsedTime}: its value, and its five checks in the order API.md fixes. Each order
- * test builds events that fail an earlier check and every later one, and expects the earlier error.
+ * {@link Event#elapsedTime}: its value, and its five checks in the order {@code EventChecks}
+ * applies them. Each order test builds events that fail an earlier check and every later one, and
+ * expects the earlier error.
  */
 class ElapsedTimeTest extends SharedAcceleratorTest {
   private static final Device D0 = Device.parse("openreg:0");

@@ -23,10 +23,10 @@ import java.util.concurrent.TimeUnit;
 import org.junit.jupiter.api.Test;
 
 /**
- * Failure semantics of events (DESIGN.md, "Failure semantics"): a kernel that throws fails every
- * event recorded after it on its stream with a {@link DeviceExecutionException} naming the kernel
- * and carrying the kernel's exception as its cause; later work still runs; a stream waiting on a
- * failed record does not hang, and the failure propagates to what that stream records next.
+ * Failure semantics of events: a kernel that throws fails every event recorded after it on its
+ * stream with a {@link DeviceExecutionException} naming the kernel and carrying the kernel's
+ * exception as its cause; later work still runs; a stream waiting on a failed record does not hang,
+ * and the failure propagates to what that stream records next.
  */
 class EventFailureTest extends SharedAcceleratorTest {
   private static final Device D0 = Device.parse("openreg:0");

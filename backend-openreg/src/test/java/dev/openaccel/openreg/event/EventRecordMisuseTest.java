@@ -26,9 +26,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * Misuse of {@link Event} at record and creation time (API.md section 4): recording on a stream of
- * another device or device type, interprocess timing events, and handles of non-interprocess
- * events. Each rejection is thrown at the call, with its fixed phrase.
+ * Misuse of {@link Event} at record and creation time: recording on a stream of another device or
+ * device type, interprocess timing events, and handles of non-interprocess events. Each rejection
+ * is thrown at the call, with its fixed phrase.
  */
 class EventRecordMisuseTest extends SharedAcceleratorTest {
   private static final Device D0 = Device.parse("openreg:0");

@@ -24,8 +24,8 @@ import org.junit.jupiter.api.Test;
  * Port of PyTorch's native OpenReg event tests, {@code
  * torch_openreg/third_party/openreg/tests/event_tests.cpp} ({@code EventTest}), to OpenAccel.
  *
- * <p>The C API's {@code orErrorUnknown} for every misuse becomes a precise JDK exception
- * (DESIGN.md: OpenReg's single catch-all error code is not copied): null handles are {@link
+ * <p>The C API's {@code orErrorUnknown} for every misuse becomes a precise JDK exception (OpenReg's
+ * single catch-all error code is deliberately not copied): null handles are {@link
  * NullPointerException}s, a destroyed event is an {@link IllegalStateException}. The C API binds an
  * event to the current device at creation; here it binds at the first record, so the
  * different-devices case records first and then tries the other device.

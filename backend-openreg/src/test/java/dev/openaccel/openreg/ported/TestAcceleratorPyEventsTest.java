@@ -20,7 +20,7 @@ import org.junit.jupiter.api.Test;
  * Port of the event cases of PyTorch's {@code test/test_accelerator.py} ({@code
  * test_generic_event_behavior}, {@code test_generic_stream_behavior}) to OpenAccel's generic {@code
  * Accelerator}/{@code Event} API, on the OpenReg backend. PyTorch raises {@code ValueError} for
- * both elapsed-time errors; API.md makes "never recorded" an {@link IllegalStateException}.
+ * both elapsed-time errors; OpenAccel makes "never recorded" an {@link IllegalStateException}.
  */
 class TestAcceleratorPyEventsTest extends SharedAcceleratorTest {
   @Override

@@ -85,7 +85,7 @@ class TestEventPyTest extends SharedAcceleratorTest {
 
   /**
    * test_event_elapsed_time. The Python test asserts a positive value with no work between the
-   * records; DESIGN.md guarantees only "never negative" for back-to-back records, which is asserted
+   * records; OpenAccel promises only "never negative" for back-to-back records, which is asserted
    * here. {@code ElapsedTimeTest} checks a strictly positive value around a busy kernel.
    */
   @Test

@@ -12,7 +12,7 @@ import java.util.function.Function;
  * @param what the line's label
  * @param ours our benchmark
  * @param baseline the baseline it is compared with, or null
- * @param target the target from DESIGN.md, or {@link Target#none()}
+ * @param target the row's performance target, or {@link Target#none()}
  */
 record Row(String what, Measure ours, Measure baseline, Target target) {
 

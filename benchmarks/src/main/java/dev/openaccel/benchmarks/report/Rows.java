@@ -17,7 +17,7 @@ import dev.openaccel.benchmarks.memory.RoundTrip;
 import java.util.ArrayList;
 import java.util.List;
 
-/** The results table: one row per comparison, with DESIGN.md's performance targets. */
+/** The results table: one row per comparison, with the project's performance targets. */
 final class Rows {
   private static final String GIB_HEAP = "fits in a 1 GiB heap";
 

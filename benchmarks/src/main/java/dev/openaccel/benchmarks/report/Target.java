@@ -1,8 +1,8 @@
 package dev.openaccel.benchmarks.report;
 
 /**
- * A performance target from DESIGN.md, checked against our value and our advantage over the
- * baseline (null when the row has no baseline).
+ * A performance target of the project (the table is {@link Rows}), checked against our value and
+ * our advantage over the baseline (null when the row has no baseline).
  *
  * @param text the target as printed in the table
  * @param check whether a measured row meets it; null when the row has no target

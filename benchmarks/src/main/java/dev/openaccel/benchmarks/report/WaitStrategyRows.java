@@ -16,9 +16,9 @@ import java.util.List;
  * The rows per wait strategy of the device threads: the cross-stream hop's p50 and p99 against
  * {@code CompletableFuture} stages, end to end (the benchmark's release of A's kernel to its seeing
  * B's start) and on the kernels' clock (A's kernel ending to B's starting, from {@link
- * HopClockProfiler}, the median of the iterations' percentiles: DESIGN.md's "A records, B blocked
- * on it starts its next kernel"), and what the device threads burn, per hop and per idle second
- * (from {@link DeviceCpuProfiler}).
+ * HopClockProfiler}, the median of the iterations' percentiles: the hop target's cut, "A records, B
+ * blocked on it starts its next kernel"), and what the device threads burn, per hop and per idle
+ * second (from {@link DeviceCpuProfiler}).
  */
 final class WaitStrategyRows {
   private static final String HOP = "CrossStreamHop.eventHop";

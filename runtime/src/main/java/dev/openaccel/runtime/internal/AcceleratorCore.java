@@ -7,8 +7,7 @@ import dev.openaccel.runtime.DeviceContext;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventHandle;
-import dev.openaccel.runtime.internal.engine.ActorEngine;
-import dev.openaccel.runtime.spi.DeviceGuardImpl;
+import dev.openaccel.runtime.internal.engine.AfterTermination;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.RemoteEvents;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
@@ -18,7 +17,6 @@ import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.Extension;
 import org.apache.pekko.actor.typed.ExtensionId;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
@@ -27,13 +25,12 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The wiring behind one actor system's {@code Accelerator}: its backends, the callers' device
- * contexts, the trace bus, and the hooks OpenAccel's own modules plug into (the cluster module's
- * remote events). A Pekko extension of its own, so the user facade stays a facade. Internal: for
- * the runtime's facade and actor integration and for OpenAccel's modules, not for users.
+ * contexts and the trace bus. A Pekko extension of its own, so the user facade stays a facade.
+ * Internal: for the runtime's facade and actor integration only; other modules use the public API
+ * and the SPI (the cluster module's one extension point is {@link RemoteEvents}).
  *
- * <p>Owns: the backend table and context slots (fixed at construction), the remote-events hook (set
- * once, under this object's monitor) and whether the accelerator owns its system (set once, at
- * start).
+ * <p>Owns: the backend table and context slots (fixed at construction) and whether the accelerator
+ * owns its system (set once, at start).
  */
 public final class AcceleratorCore implements Extension {
   private static final Duration CLOSE_TIMEOUT = Duration.ofSeconds(30);
@@ -60,7 +57,6 @@ public final class AcceleratorCore implements Extension {
   // The default type's router, found once at start; null if there is none (each use then throws).
   private final VirtualGuardImpl defaultRouter;
   private final AfterTermination afterTermination;
-  private volatile RemoteEvents remoteEvents;
   private volatile boolean ownsSystem;
 
   private AcceleratorCore(ActorSystem<?> system) {
@@ -208,55 +204,13 @@ public final class AcceleratorCore implements Extension {
   }
 
   /**
-   * The Pekko dispatcher of {@code device}'s threads, for an actor of another module (the
-   * cluster's) whose messages resume streams of that device: with {@link #handingOff}, the stream's
-   * turn then follows on the thread that ran the actor's, with no second thread woken.
-   *
-   * @throws IllegalArgumentException if there is no such device here, or its backend does not run
-   *     on the engine's device threads
-   */
-  public DispatcherSelector deviceDispatcher(Device device) {
-    DeviceGuardImpl impl = router(device.type()).impl();
-    if (impl instanceof ActorEngine engine) {
-      return engine.dispatcher(device);
-    }
-    throw new IllegalArgumentException(
-        "the backend of " + device + " does not run on the engine's device threads");
-  }
-
-  /**
-   * Runs {@code body}; on a device thread, the turns of that device's actors it schedules (a stream
-   * resumed by a future it completes) run on this thread once the current turn ends. For actors on
-   * {@link #deviceDispatcher}, whose turn must end soon after {@code body}.
-   */
-  public static void handingOff(Runnable body) {
-    ActorEngine.handingOff(body);
-  }
-
-  /**
-   * Lets {@code remote} open handles of other nodes; for the cluster module.
-   *
-   * @throws IllegalStateException if another one is registered
-   */
-  public synchronized void registerRemoteEvents(RemoteEvents remote) {
-    if (remoteEvents != null && remoteEvents != remote) {
-      throw new IllegalStateException("remote events are already provided by " + remoteEvents);
-    }
-    remoteEvents = Objects.requireNonNull(remote, "remote");
-  }
-
-  /** The registered remote events, or null. */
-  public RemoteEvents remoteEvents() {
-    return remoteEvents;
-  }
-
-  /**
-   * The event behind a handle of another node, through the registered remote events.
+   * The event behind a handle of another node, through the {@link RemoteEvents} registered for this
+   * system.
    *
    * @throws IllegalArgumentException if no cluster support is registered, or it rejects the handle
    */
   public Event openRemote(EventHandle handle) {
-    RemoteEvents remote = remoteEvents;
+    RemoteEvents remote = RemoteEvents.registered(system);
     if (remote == null) {
       throw new IllegalArgumentException(
           "event handle from node "

@@ -3,6 +3,7 @@ package dev.openaccel.runtime.internal;
 import com.typesafe.config.Config;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.internal.engine.ActorEngine;
+import dev.openaccel.runtime.internal.engine.AfterTermination;
 import dev.openaccel.runtime.spi.BackendContext;
 import dev.openaccel.runtime.spi.CurrentContext;
 import dev.openaccel.runtime.spi.Engine;

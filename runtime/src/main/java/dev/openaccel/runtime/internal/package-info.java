@@ -1,7 +1,7 @@
 /**
  * Internal API: the wiring behind the {@code Accelerator} facade (backends found with
- * ServiceLoader, the callers' device contexts, the hooks OpenAccel's own modules use). Nothing here
- * is stable for users.
+ * ServiceLoader, the callers' device contexts). Only the runtime's public packages use it: backends
+ * and OpenAccel's other modules use the public API and the SPI. Nothing here is stable for users.
  *
  * <pre>
  *  Accelerator (facade) --&gt; AcceleratorCore (extension)

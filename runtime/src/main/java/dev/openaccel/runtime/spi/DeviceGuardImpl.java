@@ -139,15 +139,6 @@ public interface DeviceGuardImpl {
     throw unsupported("device memory");
   }
 
-  /**
-   * Work enqueued on {@code s} after this call waits until {@code signal} completes; if it
-   * completes exceptionally, the failure propagates to what {@code s} records next. The building
-   * block for events whose records happen elsewhere (another node).
-   */
-  default void blockOn(Stream s, CompletionStage<?> signal) {
-    throw unsupported("waiting on external signals");
-  }
-
   /** Makes an interprocess event findable by {@link #openEvent} and returns its handle. */
   default EventHandle exportEvent(BackendEvent e) {
     throw unsupported("interprocess events");

@@ -2,7 +2,6 @@ package dev.openaccel.runtime.spi;
 
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
-import java.util.concurrent.CompletionStage;
 
 /**
  * OpenAccel's actor engine for one backend, obtained with {@link BackendContext#engine}: device
@@ -37,11 +36,4 @@ public interface Engine extends DeviceGuardImpl {
    * @throws IllegalStateException if the buffer is closed
    */
   DeviceMemory.Region region(DeviceBuffer buffer, String use);
-
-  /**
-   * Work enqueued on {@code stream} after this call waits until {@code signal} completes; if it
-   * completes exceptionally, the failure propagates to what the stream records next.
-   */
-  @Override
-  void blockOn(Stream stream, CompletionStage<?> signal);
 }

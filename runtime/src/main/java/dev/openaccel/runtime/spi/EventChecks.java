@@ -146,6 +146,31 @@ public final class EventChecks {
     }
   }
 
+  /**
+   * The first check of {@link Event#handle}: the event must be interprocess.
+   *
+   * @throws IllegalStateException containing "not an interprocess event"
+   */
+  public static void checkInterprocess(Event event) {
+    if (!event.options().interprocess()) {
+      throw new IllegalStateException(
+          "not an interprocess event: create it with EventOptions.withInterprocess(true), got "
+              + event.options());
+    }
+  }
+
+  /**
+   * The last check of {@link Event#handle}, after the closed check: a handle names a record.
+   *
+   * @throws IllegalStateException containing "must be recorded before its handle is taken"
+   */
+  public static void checkExportable(Event event) {
+    if (!event.wasRecorded()) {
+      throw new IllegalStateException(
+          "an interprocess event must be recorded before its handle is taken");
+    }
+  }
+
   /** Milliseconds, as {@link Event#elapsedTime} returns them, as a {@link Duration}. */
   public static Duration toDuration(double milliseconds) {
     return Duration.ofNanos(Math.round(milliseconds * 1_000_000.0));

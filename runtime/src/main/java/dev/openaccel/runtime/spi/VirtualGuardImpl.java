@@ -188,11 +188,6 @@ public final class VirtualGuardImpl implements DeviceGuardImpl {
   }
 
   @Override
-  public void blockOn(Stream s, CompletionStage<?> signal) {
-    impl.blockOn(check(s), signal);
-  }
-
-  @Override
   public EventHandle exportEvent(BackendEvent e) {
     return impl.exportEvent(e);
   }

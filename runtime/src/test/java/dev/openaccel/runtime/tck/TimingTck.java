@@ -15,9 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * Conformance of {@link Capability#TIMING}: declared, timing events measure the interval between
- * their completions on one monotonic clock, with the misuse errors in API.md's order; undeclared,
- * creating a timing event is reported as unsupported. Port of the intent of the elapsed-time cases
- * of torch_openreg/tests/test_event.py.
+ * their completions on one monotonic clock, with the misuse errors in the order {@code EventChecks}
+ * applies them; undeclared, creating a timing event is reported as unsupported. Port of the intent
+ * of the elapsed-time cases of torch_openreg/tests/test_event.py.
  */
 public abstract class TimingTck extends BackendTck {
   private static final long BUSY_NANOS = 2_000_000;

@@ -229,11 +229,6 @@ public final class ActorEngine implements Engine {
     handle.enqueue(new WorkItem.DeviceCommand(name, work));
   }
 
-  @Override
-  public void blockOn(Stream stream, CompletionStage<?> signal) {
-    handleOf(stream).waitFor(signal, "an external signal");
-  }
-
   // ---- memory: see EngineDevices ----
 
   @Override

@@ -5,7 +5,6 @@ import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.internal.AfterTermination;
 import dev.openaccel.runtime.spi.EngineSpec;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.time.Duration;

@@ -13,6 +13,9 @@
  *   |     |-- StreamRegistry (ids, pools; caller-side) --&gt; StreamHandle (queue) &lt;-- producers
  *   |     `-- CachingAllocator --&gt; Buffer / Block; MemoryWork builds copies and buffer kernels
  *   `-- EngineEvents --&gt; EngineEvent --&gt; Generation (a latch per record)
+ *  AfterTermination (per actor system): releases that run once it has terminated
  * </pre>
+ *
+ * <p>It uses the SPI and the public API only, never the facade wiring of {@code internal}.
  */
 package dev.openaccel.runtime.internal.engine;

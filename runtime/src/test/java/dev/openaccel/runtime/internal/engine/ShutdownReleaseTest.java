@@ -13,7 +13,6 @@ import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.internal.AfterTermination;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.DeviceMemory;
 import dev.openaccel.runtime.spi.EngineSpec;
@@ -57,12 +56,12 @@ class ShutdownReleaseTest {
     Stream other = engine.getNewStream(D0, 0);
     heldByOthers.recordStream(other);
 
-    engine.blockOn(stream, new CompletableFuture<>()); // parks the stream for good
+    stream.waitFor(new CompletableFuture<>()); // parks the stream for good
     AtomicInteger ran = new AtomicInteger();
     engine.enqueue(stream, "never", memory.work(ran::incrementAndGet));
     stream.copyToDevice(ByteBuffer.allocate(4096), open); // a heap copy
     stream.copyToDevice(ByteBuffer.allocateDirect(4096), open);
-    engine.blockOn(other, new CompletableFuture<>());
+    other.waitFor(new CompletableFuture<>());
     heldByOthers.close(); // waits for the work enqueued on other, which never runs
 
     kit.shutdownTestKit();

@@ -1,0 +1,64 @@
+package dev.openaccel.cluster;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.domain.JavaClasses;
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+import com.tngtech.archunit.lang.ArchRule;
+import dev.openaccel.runtime.spi.DeviceThread;
+import dev.openaccel.runtime.spi.EventChecks;
+import dev.openaccel.runtime.spi.RemoteEvents;
+import org.junit.jupiter.api.Test;
+
+/**
+ * The cluster module's place in the layers of {@code docs/ARCHITECTURE.md}: it uses the runtime's
+ * public API plus one extension point, {@link RemoteEvents}, and none of the runtime's {@code
+ * internal} packages. A failure names the rule.
+ */
+class LayersTest {
+  private static final JavaClasses CLUSTER =
+      new ClassFileImporter()
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+          .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+          .importPackages("dev.openaccel.cluster");
+
+  private static final ArchRule noRuntimeInternals =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.openaccel.cluster..")
+          .should()
+          .dependOnClassesThat()
+          .resideInAPackage("dev.openaccel.runtime.internal..")
+          .as("cluster imports no dev.openaccel.runtime.internal package")
+          .because("the cluster module uses the public API and the SPI's RemoteEvents only");
+
+  private static final ArchRule spiOnlyThroughItsExtensionPoint =
+      noClasses()
+          .that()
+          .resideInAPackage("dev.openaccel.cluster..")
+          .should()
+          .dependOnClassesThat(
+              resideInAPackage("dev.openaccel.runtime.spi..")
+                  .and(
+                      not(
+                          belongToAnyOf(
+                              RemoteEvents.class, DeviceThread.class, EventChecks.class))))
+          .as(
+              "cluster uses of the SPI only its extension point RemoteEvents and the checks every"
+                  + " Event applies (DeviceThread, EventChecks)")
+          .because("the cluster module is no backend: it opens remote events and nothing else");
+
+  @Test
+  void importsNoRuntimeInternals() {
+    noRuntimeInternals.check(CLUSTER);
+  }
+
+  @Test
+  void usesTheSpiOnlyThroughItsExtensionPoint() {
+    spiOnlyThroughItsExtensionPoint.check(CLUSTER);
+  }
+}
