@@ -1,7 +1,7 @@
 package dev.openaccel.runtime;
 
 import dev.openaccel.runtime.spi.BackendEvent;
-import dev.openaccel.runtime.spi.VirtualGuardImpl;
+import dev.openaccel.runtime.spi.DeviceGuardImpl;
 import java.time.Duration;
 
 /**
@@ -16,7 +16,7 @@ final class HostWait {
   private HostWait() {}
 
   /** Waits for {@code created}'s latest record; nothing to wait for if it is null. */
-  static void synchronize(VirtualGuardImpl backend, BackendEvent created, boolean blocking) {
+  static void synchronize(DeviceGuardImpl backend, BackendEvent created, boolean blocking) {
     if (created != null) {
       spinUnlessBlocking(backend, created, blocking);
       backend.synchronizeEvent(created);
@@ -25,7 +25,7 @@ final class HostWait {
 
   /** Like {@link #synchronize(VirtualGuardImpl, BackendEvent, boolean)}; false on timeout. */
   static boolean synchronize(
-      VirtualGuardImpl backend, BackendEvent created, boolean blocking, Duration timeout) {
+      DeviceGuardImpl backend, BackendEvent created, boolean blocking, Duration timeout) {
     if (created == null) {
       return true;
     }
@@ -34,7 +34,7 @@ final class HostWait {
   }
 
   private static void spinUnlessBlocking(
-      VirtualGuardImpl backend, BackendEvent created, boolean blocking) {
+      DeviceGuardImpl backend, BackendEvent created, boolean blocking) {
     if (blocking || backend.queryEvent(created)) {
       return; // completed work costs no clock read
     }

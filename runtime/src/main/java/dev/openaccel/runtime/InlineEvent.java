@@ -3,6 +3,7 @@ package dev.openaccel.runtime;
 import dev.openaccel.runtime.actor.EventSignal;
 import dev.openaccel.runtime.internal.AcceleratorCore;
 import dev.openaccel.runtime.spi.BackendEvent;
+import dev.openaccel.runtime.spi.DeviceGuardImpl;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.EventChecks;
 import dev.openaccel.runtime.spi.EventFlag;
@@ -17,10 +18,10 @@ import java.util.concurrent.CompletionStage;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
- * The generic {@link Event}: c10's {@code InlineEvent} over a {@link VirtualGuardImpl}, which
- * routes each call to the backend of the event's device type. Backend event classes (such as {@code
- * OpenRegEvent}) extend it, so events of any class mix freely with each other and with streams of
- * their device type. The contract's argument checks are {@link EventChecks}.
+ * The generic {@link Event}: c10's {@code InlineEvent} over the backend of its device type (the
+ * impl its {@link VirtualGuardImpl} resolved: the router's type checks would repeat the event's
+ * own, {@link EventChecks}). Backend event classes (such as {@code OpenRegEvent}) extend it, so
+ * events of any class mix freely with each other and with streams of their device type.
  *
  * <p>Owns: the backend event handle, set once by the first record with a compare-and-set (the
  * event's device is the handle's), and whether the event is closed. This class is thread-safe and
@@ -45,7 +46,7 @@ public class InlineEvent implements Event {
     }
   }
 
-  private final VirtualGuardImpl backend;
+  private final DeviceGuardImpl backend; // the router's impl: see the class comment
   private final byte options;
   private volatile BackendEvent event;
   private volatile boolean closed; // set once, by close() with a compare-and-set
@@ -62,7 +63,7 @@ public class InlineEvent implements Event {
   }
 
   private InlineEvent(VirtualGuardImpl backend, EventOptions options) {
-    this.backend = Objects.requireNonNull(backend, "backend");
+    this.backend = Objects.requireNonNull(backend, "backend").impl();
     EventChecks.checkOptions(backend, Objects.requireNonNull(options, "options"));
     this.options = options.bits();
   }
@@ -169,7 +170,7 @@ public class InlineEvent implements Event {
     if (EVENT.compareAndSet(this, null, created)) {
       return true;
     }
-    backend.destroyEvent(created, created.deviceIndex()); // never throws
+    VirtualGuardImpl.destroyQuietly(backend, created, created.deviceIndex()); // never throws
     return false;
   }
 
@@ -276,7 +277,7 @@ public class InlineEvent implements Event {
     }
     BackendEvent created = event;
     if (created != null) {
-      backend.destroyEvent(created, created.deviceIndex()); // never throws
+      VirtualGuardImpl.destroyQuietly(backend, created, created.deviceIndex()); // never throws
     }
   }
 

@@ -23,7 +23,7 @@ public final class EventChecks {
    * @throws IllegalArgumentException if {@code options} asks for both interprocess and timing
    * @throws UnsupportedOperationException naming the backend and the option it does not support
    */
-  public static void checkOptions(VirtualGuardImpl backend, EventOptions options) {
+  public static void checkOptions(DeviceGuardImpl backend, EventOptions options) {
     if (options.interprocess() && options.enableTiming()) {
       throw new IllegalArgumentException(
           "an event cannot be both interprocess and timing (enable_timing): " + options);

@@ -140,10 +140,18 @@ public final class VirtualGuardImpl implements DeviceGuardImpl {
 
   @Override
   public void destroyEvent(BackendEvent e, int deviceIndex) {
+    destroyQuietly(impl, e, deviceIndex);
+  }
+
+  /**
+   * Destroys {@code e} in {@code impl}, never throwing (the contract of {@link #destroyEvent}): a
+   * backend that throws there has nothing left to release.
+   */
+  public static void destroyQuietly(DeviceGuardImpl impl, BackendEvent e, int deviceIndex) {
     try {
       impl.destroyEvent(e, deviceIndex);
     } catch (RuntimeException ignored) {
-      // the contract: never throws; a backend that does has nothing left to release
+      // nothing left to release
     }
   }
 

@@ -3,12 +3,9 @@ package dev.openaccel.runtime.internal.engine;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceType;
-import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.PriorityRange;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.actor.EventSignal;
-import dev.openaccel.runtime.spi.BackendEvent;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.CurrentContext;
 import dev.openaccel.runtime.spi.DeviceMemory;
@@ -16,31 +13,27 @@ import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.DeviceWork;
 import dev.openaccel.runtime.spi.Engine;
 import dev.openaccel.runtime.spi.EngineSpec;
-import dev.openaccel.runtime.spi.EventFlag;
 import dev.openaccel.runtime.trace.Tracer;
 import java.time.Duration;
 import java.util.Objects;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
-import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.DispatcherSelector;
 
 /**
  * The actor engine of one backend in one actor system, as the backend's {@link Engine}: the
  * caller's current device and stream, the devices ({@link EngineDevices}: actors, streams, memory)
- * and the events ({@link EngineEvents}). Every operation checks its arguments here and hands the
- * work to a stream. Internal; backends obtain it through {@code BackendContext.engine(spec)}.
+ * and, inherited, the events ({@link EngineEvents}). Every operation checks its arguments and hands
+ * the work to a stream. Internal; backends obtain it through {@code BackendContext.engine(spec)}.
  *
  * <p>Owns: nothing mutable itself; see the parts. This class is thread-safe.
  */
-public final class ActorEngine implements Engine {
+public final class ActorEngine extends EngineEvents {
   private final EngineSpec spec;
   private final DeviceType type;
   private final CurrentContext current;
   private final Tracer tracer;
   private final EngineDevices devices;
-  private final EngineEvents events;
   private final CurrentDevice currentDevice;
 
   /**
@@ -56,12 +49,12 @@ public final class ActorEngine implements Engine {
       Tracer tracer,
       CurrentContext current,
       Duration syncTimeout) {
+    super(tracer, system.address().toString());
     this.spec = Objects.requireNonNull(spec, "spec");
     this.type = spec.type();
     this.current = current;
     this.tracer = tracer;
     this.devices = new EngineDevices(this, system, syncTimeout);
-    this.events = new EngineEvents(this, system.address().toString());
     this.currentDevice = new CurrentDevice(type, spec.deviceCount(), current, devices);
   }
 
@@ -75,10 +68,6 @@ public final class ActorEngine implements Engine {
 
   CurrentContext current() {
     return current;
-  }
-
-  EngineEvents events() {
-    return events;
   }
 
   EngineDevices devices() {
@@ -140,26 +129,6 @@ public final class ActorEngine implements Engine {
   }
 
   // ---- streams and devices ----
-
-  /**
-   * The Pekko dispatcher of {@code d}'s device threads, for an actor of another module whose
-   * messages resume this device's streams (see {@link #handingOff}).
-   *
-   * @throws IllegalArgumentException if the device is not one of this engine's
-   */
-  public DispatcherSelector dispatcher(Device d) {
-    return devices.dispatcher(checkIndex(d));
-  }
-
-  /**
-   * Runs {@code body} so that the actor turns it schedules on the calling device thread's own
-   * device (a stream that a completed future resumes) run on this thread after its current turn,
-   * without waking another thread. The current turn must end soon after {@code body}: those turns
-   * wait for it. Off the device threads, {@code body} just runs.
-   */
-  public static void handingOff(Runnable body) {
-    DevicePool.handOff(Runnable::run, body);
-  }
 
   @Override
   public Stream getDefaultStream(Device d) {
@@ -243,66 +212,6 @@ public final class ActorEngine implements Engine {
     return devices.memoryStats(checkIndex(d));
   }
 
-  // ---- events: see EngineEvents ----
-
-  @Override
-  public BackendEvent record(BackendEvent eventOrNull, Stream s, int deviceIndex, EventFlag flag) {
-    return events.record(eventOrNull, handleOf(s), flag);
-  }
-
-  @Override
-  public void block(BackendEvent e, Stream s) {
-    events.block(e, handleOf(s));
-  }
-
-  @Override
-  public boolean queryEvent(BackendEvent e) {
-    return events.query(e);
-  }
-
-  @Override
-  public void synchronizeEvent(BackendEvent e) {
-    events.synchronize(e, null);
-  }
-
-  @Override
-  public boolean synchronizeEvent(BackendEvent e, Duration timeout) {
-    return events.synchronize(e, timeout);
-  }
-
-  @Override
-  public CompletionStage<Void> eventCompletion(BackendEvent e) {
-    return events.completion(e);
-  }
-
-  @Override
-  public void subscribe(BackendEvent e, ActorRef<EventSignal> subscriber) {
-    events.subscribe(e, subscriber);
-  }
-
-  @Override
-  public void destroyEvent(BackendEvent e, int deviceIndex) {
-    events.destroy(e);
-  }
-
-  @Override
-  public double elapsedTime(BackendEvent start, BackendEvent end, int deviceIndex) {
-    require(Capability.TIMING, "elapsed time");
-    return events.elapsedNanos(start, end) / 1_000_000.0;
-  }
-
-  @Override
-  public EventHandle exportEvent(BackendEvent e) {
-    require(Capability.INTERPROCESS_EVENTS, "interprocess events");
-    return events.export(e);
-  }
-
-  @Override
-  public BackendEvent openEvent(long eventId) {
-    require(Capability.INTERPROCESS_EVENTS, "interprocess events");
-    return events.open(eventId);
-  }
-
   // ---- argument checks ----
 
   /**
@@ -310,6 +219,7 @@ public final class ActorEngine implements Engine {
    *
    * @throws IllegalArgumentException if the stream belongs to another backend or accelerator
    */
+  @Override
   StreamHandle handleOf(Stream stream) {
     Objects.requireNonNull(stream, "stream");
     if (stream.ops() instanceof StreamHandle handle && handle.engine() == this) {
@@ -346,13 +256,6 @@ public final class ActorEngine implements Engine {
   /** The device index {@code d} names, the current one if it has none; validated. */
   int checkIndex(Device d) {
     return currentDevice.index(d);
-  }
-
-  /** Throws the backend's "doesn't support" error unless {@code capability} is declared. */
-  void require(Capability capability, String what) {
-    if (!spec.capabilities().contains(capability)) {
-      throw unsupported(what);
-    }
   }
 
   @Override

@@ -37,7 +37,6 @@ final class EngineDevices {
   /** One device: its actor, stream registry and allocator (null without device memory). */
   private record Unit(
       Device device,
-      DispatcherSelector dispatcher,
       ActorRef<DeviceActor.Command> actor,
       StreamRegistry streams,
       CachingAllocator allocator,
@@ -83,12 +82,7 @@ final class EngineDevices {
           blocks == null ? null : new CachingAllocator(device, blocks, engine.tracer());
       units[i] =
           new Unit(
-              device,
-              dispatcher,
-              actor,
-              new StreamRegistry(engine, this, device, actor),
-              allocator,
-              meter);
+              device, actor, new StreamRegistry(engine, this, device, actor), allocator, meter);
     }
     FlightRecorder.addPeriodicEvent(IdleWaitRecord.class, reportIdle);
     String reason = "the actor system '" + system.name() + "' terminated";
@@ -130,11 +124,6 @@ final class EngineDevices {
       all.addAll(unit.streams().all());
     }
     return all;
-  }
-
-  /** The dispatcher of the device's threads, on which its actors run. */
-  DispatcherSelector dispatcher(int device) {
-    return units[device].dispatcher();
   }
 
   StreamRegistry registry(int device) {

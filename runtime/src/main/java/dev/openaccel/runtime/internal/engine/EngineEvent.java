@@ -138,6 +138,22 @@ final class EngineEvent implements BackendEvent {
     return number;
   }
 
+  /**
+   * Makes {@code stream} wait for the latest record, the generation this call captures: later
+   * records never change what it waits for. A record that completed without failure leaves nothing
+   * to wait for, and none enqueued after this call can be captured.
+   *
+   * @return the captured record, or null if the event was never recorded
+   * @throws IllegalStateException if the stream accepts no more work
+   */
+  Generation block(StreamHandle stream) {
+    Generation latest = latest();
+    if (latest != null && !latest.succeeded()) {
+      stream.enqueue(new WorkItem.Wait(latest));
+    }
+    return latest;
+  }
+
   @Override
   public String toString() {
     return "EngineEvent(id=" + id() + ", device_index=" + deviceIndex() + ")";

@@ -4,9 +4,11 @@ import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.InlineEvent;
+import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.actor.EventSignal;
 import dev.openaccel.runtime.spi.BackendEvent;
 import dev.openaccel.runtime.spi.Capability;
+import dev.openaccel.runtime.spi.Engine;
 import dev.openaccel.runtime.spi.EventFlag;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import dev.openaccel.runtime.trace.TraceEvent;
@@ -20,27 +22,42 @@ import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
 
 /**
- * The events of one engine: {@link EngineEvent}s whose records are {@link Generation}s enqueued on
- * streams. The contract's argument checks are made once, before a call gets here (by {@code
- * InlineEvent} through {@code EventChecks}); this class only executes. Internal.
+ * The event half of the actor engine, as the {@link Engine} calls of events land on it: {@link
+ * EngineEvent}s whose records are {@link Generation}s enqueued on streams. {@link ActorEngine}, the
+ * engine itself, extends it with the devices and streams. The contract's checks are made once,
+ * before a call gets here (by {@code InlineEvent} through {@code EventChecks}); what this class
+ * checks is what a direct caller of the SPI may get wrong: the flag, the capabilities, the event's
+ * backend. Internal.
  *
  * <p>Owns: event ids and the table of exported (interprocess) events, both thread-safe.
  */
-final class EngineEvents {
+abstract class EngineEvents implements Engine {
   private static final Duration FOREVER = Duration.ofNanos(Long.MAX_VALUE);
 
-  private final ActorEngine engine;
   private final Tracer tracer;
   private final String node;
   private final VirtualGuardImpl router;
   private final AtomicLong ids = new AtomicLong();
   private final Map<Long, EngineEvent> exported = new ConcurrentHashMap<>();
 
-  EngineEvents(ActorEngine engine, String node) {
-    this.engine = engine;
-    this.tracer = engine.tracer();
+  /**
+   * @param node the address of the actor system, named in exported handles
+   */
+  @SuppressWarnings("this-escape") // the router only keeps the reference
+  EngineEvents(Tracer tracer, String node) {
+    this.tracer = tracer;
     this.node = node;
-    this.router = new VirtualGuardImpl(engine);
+    this.router = new VirtualGuardImpl(this);
+  }
+
+  /** The engine side of {@code stream}; see {@link ActorEngine#handleOf}. */
+  abstract StreamHandle handleOf(Stream stream);
+
+  /** Throws the backend's "doesn't support" error unless {@code capability} is declared. */
+  final void require(Capability capability, String what) {
+    if (!capabilities().contains(capability)) {
+      throw unsupported(what);
+    }
   }
 
   /** A new generic event of this engine's device type, for {@code Stream.recordEvent()}. */
@@ -48,14 +65,16 @@ final class EngineEvents {
     return InlineEvent.create(router, options);
   }
 
-  /** Records {@code e} (created now if null) on {@code stream}. */
-  BackendEvent record(BackendEvent e, StreamHandle stream, EventFlag flag) {
-    engine.require(Capability.EVENTS, "events");
+  /** Records {@code e} (created now if null) on {@code s}. */
+  @Override
+  public final BackendEvent record(BackendEvent e, Stream s, int deviceIndex, EventFlag flag) {
+    StreamHandle stream = handleOf(s);
+    require(Capability.EVENTS, "events");
     if (flag == null || flag == EventFlag.INVALID) {
-      throw new IllegalArgumentException("invalid event flag " + flag + " for " + engine.type());
+      throw new IllegalArgumentException("invalid event flag " + flag + " for " + type());
     }
     if (flag == EventFlag.BACKEND_DEFAULT) {
-      engine.require(Capability.TIMING, "timing events (enable_timing)");
+      require(Capability.TIMING, "timing events (enable_timing)");
     }
     EngineEvent event;
     long generation;
@@ -97,20 +116,16 @@ final class EngineEvents {
     return id;
   }
 
-  /** Makes {@code stream} wait for the latest record of {@code e}, if it has one. */
-  void block(BackendEvent e, StreamHandle stream) {
+  /** Makes {@code s} wait for the latest record of {@code e}, if it has one. */
+  @Override
+  public final void block(BackendEvent e, Stream s) {
+    StreamHandle stream = handleOf(s);
     EngineEvent event = own(e);
     if (event.deviceIndex() != stream.stream().deviceIndex()) {
-      engine.require(Capability.CROSS_DEVICE_WAIT, "waiting on an event of another device");
+      require(Capability.CROSS_DEVICE_WAIT, "waiting on an event of another device");
     }
-    Generation latest = event.latest();
-    if (latest == null) {
-      return;
-    }
-    if (!latest.succeeded()) {
-      stream.enqueue(new WorkItem.Wait(latest));
-    }
-    if (tracer.enabled()) {
+    Generation latest = event.block(stream);
+    if (latest != null && tracer.enabled()) {
       tracer.publish(
           new TraceEvent.EventWaited(
               stream.stream().device(),
@@ -121,15 +136,22 @@ final class EngineEvents {
     }
   }
 
-  boolean query(BackendEvent e) {
+  @Override
+  public final boolean queryEvent(BackendEvent e) {
     return own(e).isComplete();
   }
 
+  @Override
+  public final void synchronizeEvent(BackendEvent e) {
+    synchronizeEvent(e, FOREVER);
+  }
+
   /**
-   * Blocks until the latest record completes; false if {@code timeout} (null: none) passed first.
-   * The blocking-call check was made by the caller's entry point.
+   * Blocks until the latest record completes; false if {@code timeout} passed first. The
+   * blocking-call check was made by the caller's entry point.
    */
-  boolean synchronize(BackendEvent e, Duration timeout) {
+  @Override
+  public final boolean synchronizeEvent(BackendEvent e, Duration timeout) {
     EngineEvent event = own(e);
     if (tracer.enabled() && event.wasRecorded()) {
       tracer.publish(
@@ -139,19 +161,21 @@ final class EngineEvents {
     if (latest == null) {
       return true; // never recorded, or completed without failure
     }
-    if (!latest.isDone() && !latest.await(timeout == null ? FOREVER : timeout)) {
+    if (!latest.isDone() && !latest.await(timeout)) {
       return false;
     }
     latest.throwIfFailed();
     return true;
   }
 
-  CompletionStage<Void> completion(BackendEvent e) {
+  @Override
+  public final CompletionStage<Void> eventCompletion(BackendEvent e) {
     Generation latest = own(e).latest();
     return latest == null ? CompletableFuture.completedStage(null) : latest.toStage();
   }
 
-  void subscribe(BackendEvent e, ActorRef<EventSignal> subscriber) {
+  @Override
+  public final void subscribe(BackendEvent e, ActorRef<EventSignal> subscriber) {
     EngineEvent event = own(e);
     Generation latest = event.latest();
     if (latest == null) {
@@ -168,7 +192,8 @@ final class EngineEvents {
   }
 
   /** Releases {@code e}: it is no longer exported. Never throws. */
-  void destroy(BackendEvent e) {
+  @Override
+  public final void destroyEvent(BackendEvent e, int deviceIndex) {
     if (e instanceof EngineEvent event) {
       if (!exported.isEmpty()) { // most events are never exported: no lookup for them
         exported.remove(event.id(), event);
@@ -179,42 +204,44 @@ final class EngineEvents {
     }
   }
 
-  /** Nanoseconds between two completed records; throws the failure of either. */
-  long elapsedNanos(BackendEvent start, BackendEvent end) {
+  /** Milliseconds between two completed records; throws the failure of either. */
+  @Override
+  public final double elapsedTime(BackendEvent start, BackendEvent end, int deviceIndex) {
+    require(Capability.TIMING, "elapsed time");
     Generation first = own(start).latest();
     Generation second = own(end).latest();
     first.throwIfFailed();
     second.throwIfFailed();
-    return second.completedAtNanos() - first.completedAtNanos();
+    return (second.completedAtNanos() - first.completedAtNanos()) / 1_000_000.0;
   }
 
-  EventHandle export(BackendEvent e) {
+  @Override
+  public final EventHandle exportEvent(BackendEvent e) {
+    require(Capability.INTERPROCESS_EVENTS, "interprocess events");
     EngineEvent event = own(e);
     exported.put(event.id(), event);
-    return new EventHandle(engine.type(), event.deviceIndex(), event.id(), node);
+    return new EventHandle(type(), event.deviceIndex(), event.id(), node);
   }
 
-  BackendEvent open(long eventId) {
+  @Override
+  public final BackendEvent openEvent(long eventId) {
+    require(Capability.INTERPROCESS_EVENTS, "interprocess events");
     EngineEvent event = exported.get(eventId);
     if (event == null) {
       throw new IllegalArgumentException(
-          "no live interprocess "
-              + engine.type()
-              + " event with id "
-              + eventId
-              + " in this accelerator");
+          "no live interprocess " + type() + " event with id " + eventId + " in this accelerator");
     }
     return event;
   }
 
   private Device device(EngineEvent event) {
-    return Device.of(engine.type(), event.deviceIndex());
+    return Device.of(type(), event.deviceIndex());
   }
 
   private EngineEvent own(BackendEvent e) {
     if (e instanceof EngineEvent event) {
       return event;
     }
-    throw new IllegalArgumentException(e + " is not an event of the " + engine.type() + " backend");
+    throw new IllegalArgumentException(e + " is not an event of the " + type() + " backend");
   }
 }

@@ -15,15 +15,14 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
  * The actor of one stream and its owner: it claims the stream's {@link StreamHandle} and takes its
- * items in order on the device's dispatcher, one step per kind of item ({@link #step}). Java
- * kernels run here; with an asynchronous executor, device work and event markers go to the stream's
- * {@link DeviceQueue} and their ends come back as messages. A wait for an incomplete generation
- * parks the stream (later items stay queued, no thread blocks) unless the device can wait for it
- * itself. Its stop, on {@link PostStop}, stops the stream in the same turn. Internal.
+ * items in order on the device's dispatcher, one step per kind ({@link #step}). Java kernels run
+ * here; with a device queue, device work and markers go to it through {@link DeviceSteps} and their
+ * ends come back as messages. A wait for an incomplete generation parks the stream (no thread
+ * blocks) unless the device can wait for it. {@link PostStop} stops the stream in the same turn.
  *
- * <p>Owns: the stream's progress and unreported failure ({@link StreamProgress}), the owner's side
- * of its queue, what it is parked on ({@code blockedOn}, {@code gated}) and the device items in
- * flight ({@link InFlight}, through {@link DeviceSteps}). Other threads only hand it messages.
+ * <p>Owns: the stream's {@link StreamProgress}, the owner's side of its queue, the wait it is
+ * parked on ({@code blockedOn}) and, through {@link DeviceSteps}, the device items in flight and
+ * the item gated behind them. Other threads only hand it messages. Internal.
  */
 final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
 
@@ -54,9 +53,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     }
   }
 
-  // How long a stream waits for its next item after a timing event's record: the work being timed
-  // usually follows at once, and a wake-up in between would be measured. Other records do not
-  // wait (a waiting device thread holds a core).
+  // After a timing record, the stream waits this long for the timed work: no wake-up is measured.
   private static final long TIMING_LINGER_NANOS = 5_000;
 
   static Behavior<Command> create(StreamHandle handle) {
@@ -65,15 +62,14 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
           if (!handle.claim(context.getSelf())) {
             return Behaviors.stopped(); // stopped first: whoever stopped it settled its work
           }
-          DeviceQueue queue;
           try {
-            queue = handle.engine().spec().executor().open(handle.stream());
-          } catch (RuntimeException e) {
+            DeviceQueue queue = handle.engine().spec().executor().open(handle.stream());
+            handle.opened(queue == null);
+            return new StreamActor(context, handle, queue);
+          } catch (RuntimeException | Error e) { // the owner must stop what it claimed
             handle.stop(handle.stopFailure("its device queue could not be opened: " + e));
             return Behaviors.stopped();
           }
-          handle.opened(queue == null);
-          return new StreamActor(context, handle, queue);
         });
   }
 
@@ -224,11 +220,11 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
 
   /** Runs one item by its kind; false if the stream is now parked and takes no more work. */
   private boolean step(WorkItem item) {
-    if (item instanceof WorkItem.Launch launch && device == null) {
-      DeviceExecutionException failure = kernels.run(launch.name(), launch.kernel());
-      if (failure != null) {
-        progress.fail(failure);
+    if (item instanceof WorkItem.Launch launch) {
+      if (device != null && device.gateWhileBusy(launch)) {
+        return false; // Java code runs once the device has ended the work before it
       }
+      progress.fail(kernels.run(launch.name(), launch.kernel()));
       progress.itemCompletedUnpublished(); // drain() publishes
       return true;
     }
@@ -256,9 +252,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
       return false; // Java code runs once the device has ended the work before it
     }
     Kernels.Outcome outcome = kernels.run(kernel.name(), kernel);
-    if (outcome.failure() != null) {
-      progress.fail(outcome.failure());
-    }
+    progress.fail(outcome.failure());
     if (kernel.result() == null) {
       progress.itemCompletedUnpublished(); // drain() publishes
       return true;

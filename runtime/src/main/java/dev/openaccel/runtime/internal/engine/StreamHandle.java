@@ -15,26 +15,28 @@ import org.jctools.queues.atomic.unpadded.MpscUnboundedAtomicUnpaddedArrayQueue;
  * order. Internal.
  *
  * <pre>
- *   producers (any thread)                    owner (one thread at a time, by claim)
- *   enqueue: state += ONE (reserve) --.       poll, idleOrContinue (sets IDLE once all taken)
- *            items.offer(item)        |       stop: sets STOPPED, takes every reserved item
- *            cleared IDLE? -> wake    '---->  state: [ reserved count | STOPPED | OWNED | IDLE ]
+ *   producers (any thread)                     owner (one thread at a time, by claim)
+ *   enqueue: CAS state: count+1, IDLE off --.  poll, idleOrContinue (sets IDLE once all taken)
+ *            items.offer(item)              |  stop: sets STOPPED, takes every reserved item
+ *            IDLE was on? -> wake           '> state: [ reserved count | STOPPED | OWNED | IDLE ]
  * </pre>
  *
- * <p>Ordering point: every enqueue reserves its place with one atomic add on {@code state}, then
- * appends to a multi-producer queue (JCTools' chunked MPSC array queue: no node per item); the
- * actor runs items in queue order. Pekko's mailbox only carries wake-ups, so per-sender ordering of
- * messages never matters. The reserved count is what {@link #query} compares with the completed
- * count, and what the owner's count of taken items is compared with: an item reserved and not yet
- * appended is about to arrive, and the owner waits for it instead of idling or stopping without it.
+ * <p>Ordering point: every enqueue reserves its place with one compare-and-set on {@code state}
+ * (which also clears {@code IDLE}: exactly one producer wakes an idle owner), then appends to a
+ * multi-producer queue (JCTools' chunked MPSC array queue: no node per item); the actor runs items
+ * in queue order. Pekko's mailbox only carries wake-ups, so per-sender ordering of messages never
+ * matters. The reserved count is what {@link #query} compares with the completed count, and what
+ * the owner's count of taken items is compared with: an item reserved and not yet appended is about
+ * to arrive, and the owner waits for it instead of idling or stopping without it.
  *
  * <p>Owns: {@code state}, changed only atomically: producers add to its count and clear {@code
- * IDLE}; the owner sets {@code IDLE}, {@code OWNED} and {@code STOPPED}. The owner is the stream's
- * actor once it has {@link #claim}ed the stream (it then also sets {@code actor}, {@code hostOnly}
- * and {@code kernels}, once each), or the caller of {@link #stopUnowned} that stopped a stream no
- * actor claimed; it alone writes {@code taken}, {@code stopReason} (once, just after it set {@code
- * STOPPED}) and the {@link StreamProgress}. A producer that finds {@code STOPPED} appends nothing
- * and settles only its own item.
+ * IDLE}, never once {@code STOPPED} is set (so the count is final then); the owner sets {@code
+ * IDLE}, {@code OWNED} and {@code STOPPED}. The owner is the stream's actor once it has {@link
+ * #claim}ed the stream (it then also sets {@code actor}, {@code hostOnly} and {@code kernels}, once
+ * each), or the caller of {@link #stopUnowned} that stopped a stream no actor claimed; it alone
+ * writes {@code taken}, {@code stopReason} (once, just after it set {@code STOPPED}) and the {@link
+ * StreamProgress}. A producer that finds {@code STOPPED} appends nothing and settles only its own
+ * item.
  */
 final class StreamHandle extends StreamOps {
   private static final long IDLE = 1; // no turn pending or running: who clears it wakes the owner
@@ -57,10 +59,8 @@ final class StreamHandle extends StreamOps {
   private volatile Kernels kernels; // its actor's, once started: for interrupts at shutdown
 
   /**
-   * A stream of {@code device}'s actor, which spawns this stream's actor on the first enqueue: a
-   * stream that never gets work never costs an actor.
-   *
-   * @param batch items the stream's actor runs per turn
+   * A stream of {@code device}'s actor, which spawns this stream's actor on the first enqueue (a
+   * stream that never gets work never costs an actor); {@code batch}: items per turn.
    */
   StreamHandle(
       ActorEngine engine,
@@ -94,12 +94,10 @@ final class StreamHandle extends StreamOps {
   }
 
   /**
-   * True if a record (or any point) enqueued now would complete as soon as the actor reached it,
-   * without failure and without a device marker: the stream has no device queue, all its work has
-   * completed, no failure awaits reporting and it accepts work. Such a point may be completed by
-   * the caller instead; it is ordered after all work enqueued before this call, which has
-   * completed, and before all work enqueued after it. Reads the completed count before the failure,
-   * which the actor writes before it publishes the count.
+   * True if the stream has no device queue, all its work has completed, no failure awaits reporting
+   * and it takes work: a point enqueued now may be completed by the caller instead, ordered after
+   * all work enqueued before (completed) and before all work enqueued after. Reads the completed
+   * count before the failure, which the actor writes before it publishes the count.
    */
   @Override
   boolean completesAtOnce() {
@@ -136,36 +134,26 @@ final class StreamHandle extends StreamOps {
 
   @Override
   void enqueue(WorkItem item) {
-    long before = state.getAndAdd(ONE);
-    if ((before & STOPPED) != 0) {
-      state.getAndAdd(-ONE); // void: the owner's count was fixed when it stopped the stream
-      DeviceExecutionException stopped = stopReason();
-      item.reject(stopped);
-      throw new IllegalStateException(stopped.getMessage(), stopped);
-    }
-    items.offer(item);
-    if ((before & IDLE) != 0 && clearIdle()) {
-      wake();
-    }
-  }
-
-  /** Clears {@code IDLE} if still set (another producer may have); true if this call did. */
-  private boolean clearIdle() {
     long s = state.get();
-    while ((s & (IDLE | STOPPED)) == IDLE) {
-      long witness = state.compareAndExchange(s, s & ~IDLE);
-      if (witness == s) {
-        return true;
+    for (long seen; (s & STOPPED) == 0; s = seen) {
+      seen = state.compareAndExchange(s, (s + ONE) & ~IDLE); // reserve, and take the wake-up
+      if (seen == s) {
+        items.offer(item);
+        if ((s & IDLE) != 0) {
+          wake();
+        }
+        return;
       }
-      s = witness;
     }
-    return false;
+    DeviceExecutionException stopped = stopReason(); // the count is fixed: nothing was reserved
+    item.reject(stopped);
+    throw new IllegalStateException(stopped.getMessage(), stopped);
   }
 
   /**
-   * Wakes the actor; the caller has just cleared {@code IDLE}. Until the actor exists nobody can
-   * set it again (the actor does, after it set {@code actor}), so a missing actor means the first
-   * enqueue.
+   * Wakes the actor; the caller has just cleared {@code IDLE}, which only the owner sets again.
+   * Until the actor exists nobody can set it again (the actor does, after it set {@code actor}), so
+   * a missing actor means the first enqueue.
    */
   private void wake() {
     ActorRef<StreamActor.Command> ref = actor;

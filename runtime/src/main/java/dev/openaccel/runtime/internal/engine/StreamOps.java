@@ -62,7 +62,7 @@ abstract class StreamOps implements Stream.Ops {
 
   @Override
   public Event newEvent(EventOptions options) {
-    return engine.events().newEvent(options);
+    return engine.newEvent(options);
   }
 
   @Override

@@ -47,9 +47,11 @@ final class StreamProgress {
     return unreported;
   }
 
-  /** Adds {@code failure} to the unreported failures. Owner only. */
+  /** Adds {@code failure}, if not null, to the unreported failures. Owner only. */
   void fail(DeviceExecutionException failure) {
-    unreported = Failures.merge(unreported, failure);
+    if (failure != null) {
+      unreported = Failures.merge(unreported, failure);
+    }
   }
 
   /** Returns the unreported failure, or null, and clears it: a sync reports it. Owner only. */

@@ -16,15 +16,6 @@ sealed interface WorkItem
   /** Settles this item without running it: the stream has stopped. */
   void reject(DeviceExecutionException failure);
 
-  /**
-   * Whether {@link #reject} gives back device memory the item holds and runs no caller's code: such
-   * an item is rejected at once when a shutdown wins a race with its enqueue, so that its memory is
-   * back before the shutdown completes.
-   */
-  default boolean holdsDeviceMemory() {
-    return false;
-  }
-
   /** Java code run on the device thread: a kernel, a copy or a buffer kernel. */
   @FunctionalInterface
   interface Body {
@@ -93,11 +84,6 @@ sealed interface WorkItem
     public void reject(DeviceExecutionException failure) {
       unhold.run();
     }
-
-    @Override
-    public boolean holdsDeviceMemory() {
-      return true;
-    }
   }
 
   /**
@@ -118,11 +104,6 @@ sealed interface WorkItem
     @Override
     public void reject(DeviceExecutionException failure) {
       work.discard();
-    }
-
-    @Override
-    public boolean holdsDeviceMemory() {
-      return true;
     }
   }
 

@@ -1,7 +1,6 @@
 package dev.openaccel.runtime.internal.engine;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
-import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.Device;
@@ -16,8 +15,6 @@ import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
-import org.apache.pekko.actor.typed.ActorRef;
-import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
 
@@ -129,42 +126,6 @@ class HandOffTest {
     b.synchronize();
     assertTrue(sawB.get(), "b ran while the kernel that released it held its thread");
     assertEquals(0, bRan.getCount());
-  }
-
-  @Test
-  void anActorOnTheDeviceDispatcherHandsTheStreamItResumesToItsOwnThread() {
-    Pair pair = Pair.of("handoffactor");
-    Stream b = pair.b();
-    CompletableFuture<Void> signal = new CompletableFuture<>();
-    CompletableFuture<Thread> actorThread = new CompletableFuture<>();
-    CompletableFuture<Thread> bThread = new CompletableFuture<>();
-    b.waitFor(signal);
-    b.launch("b", () -> bThread.complete(Thread.currentThread()));
-    ActorRef<String> releaser =
-        KIT.spawn(
-            Behaviors.receiveMessage(
-                message -> {
-                  actorThread.complete(Thread.currentThread());
-                  ActorEngine.handingOff(() -> signal.complete(null));
-                  return Behaviors.same();
-                }),
-            pair.engine().dispatcher(Device.of(pair.engine().type(), 0)));
-    assertTrue(
-        Engines.eventually(() -> parkedThreads(pair.engine()) == 2), "both device threads park");
-    releaser.tell("release");
-    b.synchronize();
-    assertEquals(
-        actorThread.join(), bThread.join(), "b's turn followed the actor's on the same thread");
-  }
-
-  @Test
-  void theDispatcherOfADeviceTheEngineDoesNotHaveIsRefused() {
-    Pair pair = Pair.of("handoffnodevice");
-    IllegalArgumentException e =
-        assertThrows(
-            IllegalArgumentException.class,
-            () -> pair.engine().dispatcher(Device.of(pair.engine().type(), 5)));
-    assertTrue(e.getMessage().contains("5"), e.getMessage());
   }
 
   /** Waits for {@code latch} at most 10 s; false if it did not open. */

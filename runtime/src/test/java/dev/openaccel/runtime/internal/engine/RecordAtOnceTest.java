@@ -55,7 +55,7 @@ class RecordAtOnceTest {
   }
 
   private static EngineEvent record(StreamHandle stream, EventFlag flag) {
-    return (EngineEvent) ENGINE.events().record(null, stream, flag);
+    return (EngineEvent) ENGINE.record(null, stream.stream(), -1, flag);
   }
 
   @Test
@@ -75,14 +75,14 @@ class RecordAtOnceTest {
     StreamHandle stream = idleStream();
     EngineEvent event = record(stream, EventFlag.PYTORCH_DEFAULT);
     CountDownLatch gate = Engines.hold(stream.stream());
-    ENGINE.events().record(event, stream, EventFlag.PYTORCH_DEFAULT);
+    ENGINE.record(event, stream.stream(), 0, EventFlag.PYTORCH_DEFAULT);
     Generation second = event.latest();
     assertEquals(2, second.number());
     assertFalse(second.isDone(), "behind a running kernel");
     gate.countDown();
     assertTrue(second.await(Duration.ofSeconds(10)));
     assertTrue(Engines.eventually(stream::completesAtOnce));
-    ENGINE.events().record(event, stream, EventFlag.PYTORCH_DEFAULT);
+    ENGINE.record(event, stream.stream(), 0, EventFlag.PYTORCH_DEFAULT);
     assertEquals(3, event.latest().number());
     assertTrue(event.latest().isDone());
   }
@@ -135,7 +135,7 @@ class RecordAtOnceTest {
     StreamHandle source = idleStream();
     StreamHandle waiting = idleStream();
     EngineEvent event = record(source, EventFlag.PYTORCH_DEFAULT);
-    ENGINE.events().block(event, waiting);
+    ENGINE.block(event, waiting.stream());
     assertTrue(waiting.completesAtOnce(), "no wait item");
     Stream other = source.stream();
     waiting.waitFor(other);
@@ -153,7 +153,7 @@ class RecordAtOnceTest {
         });
     EngineEvent event = record(source, EventFlag.PYTORCH_DEFAULT);
     assertTrue(event.latest().await(Duration.ofSeconds(10)));
-    ENGINE.events().block(event, waiting);
+    ENGINE.block(event, waiting.stream());
     DeviceExecutionException failure =
         assertThrows(DeviceExecutionException.class, waiting::synchronize);
     assertTrue(failure.getMessage().contains("bad"));
