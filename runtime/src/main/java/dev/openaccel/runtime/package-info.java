@@ -5,20 +5,21 @@
  * <pre>
  *  caller thread / actor              runtime                                   device threads
  *  ---------------------              -------                                   --------------
- *  Accelerator.newStream(d) ---> DeviceStreams: id, StreamCore ---tell---> DeviceActor spawns StreamActor
- *  stream.launch(k) ----------> StreamCore.queue.offer(k) --(wake-up if idle)--> StreamActor drains in order:
- *  event.record(s) -----------> Generation g = event.newGeneration()               runs k on the device thread
- *                                queue.offer(Record g)  ----------------------->   completes g (timestamp)
- *  event.block(s2) -----------> queue(s2).offer(Wait g) ----------------------->   s2 parks until g completes:
- *                                                        &lt;-- Resume (one tell) --   g's waiter wakes s2
+ *  Accelerator.newStream(d) ---> StreamRegistry: id, StreamQueue; first work --> DeviceActor spawns
+ *  stream.launch(k) ----------> StreamQueue: reserve, offer(k) --(wake if idle)--> StreamActor, the
+ *                                                                                 stream's owner,
+ *  event.record(s) -----------> EngineEvent: Generation g, queue(s).offer(g) -->   runs k, then
+ *                                                                                 completes g
+ *  event.block(s2) -----------> EngineEvent: captures g, queue(s2).offer(Wait g) -> s2 parks until
+ *                                                 &lt;-- Woken (one tell) --         g's waiter wakes s2
  *  event.query() ------------->  g.isDone(): a volatile read, no message
  *  event.synchronize() ------->  returns at once if done, else parks the caller on g
  * </pre>
  *
- * <p>Every enqueue onto a stream is one offer onto that stream's queue, its single ordering point;
- * the stream's actor is its only consumer. Events are latched generations, so a wait captures the
- * record that was current when it was called. The current device and stream live in a {@link
- * dev.openaccel.runtime.DeviceContext}: per thread, or per actor with {@link
- * dev.openaccel.runtime.actor.DeviceBehaviors}.
+ * <p>Every enqueue onto a stream is one compare-and-set on that stream's state word, its single
+ * ordering point, and one offer onto its queue; the stream's actor is its owner and only consumer.
+ * Events are latched generations, so a wait captures the record that was current when it was
+ * called. The current device and stream live in a {@link dev.openaccel.runtime.DeviceContext}: per
+ * thread, or per actor with {@link dev.openaccel.runtime.actor.DeviceBehaviors}.
  */
 package dev.openaccel.runtime;

@@ -4,6 +4,7 @@ import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
+import dev.openaccel.runtime.InlineEvent;
 import dev.openaccel.runtime.Stream;
 import java.time.Duration;
 import java.util.Objects;
@@ -168,6 +169,40 @@ public final class EventChecks {
     if (!event.wasRecorded()) {
       throw new IllegalStateException(
           "an interprocess event must be recorded before its handle is taken");
+    }
+  }
+
+  /**
+   * Checks that {@code backend} can record with {@code flag}: what a direct caller of {@link
+   * DeviceGuardImpl#record} may get wrong ({@link InlineEvent}-style events derive the flag from
+   * options {@link #checkOptions} checked).
+   *
+   * @throws UnsupportedOperationException if the backend has no events, or no timing for {@link
+   *     EventFlag#BACKEND_DEFAULT}
+   * @throws IllegalArgumentException for a null or {@link EventFlag#INVALID} flag
+   */
+  public static void checkFlag(DeviceGuardImpl backend, EventFlag flag) {
+    if (!backend.capabilities().contains(Capability.EVENTS)) {
+      throw backend.unsupported("events");
+    }
+    if (flag == null || flag == EventFlag.INVALID) {
+      throw new IllegalArgumentException("invalid event flag " + flag + " for " + backend.type());
+    }
+    if (flag == EventFlag.BACKEND_DEFAULT && !backend.capabilities().contains(Capability.TIMING)) {
+      throw backend.unsupported("timing events (enable_timing)");
+    }
+  }
+
+  /**
+   * Checks that {@code stream} can wait on an event of device {@code eventDeviceIndex}.
+   *
+   * @throws UnsupportedOperationException if they are different devices and {@code backend} does
+   *     not declare {@link Capability#CROSS_DEVICE_WAIT}
+   */
+  public static void checkWaitable(DeviceGuardImpl backend, int eventDeviceIndex, Stream stream) {
+    if (eventDeviceIndex != stream.deviceIndex()
+        && !backend.capabilities().contains(Capability.CROSS_DEVICE_WAIT)) {
+      throw backend.unsupported("waiting on an event of another device");
     }
   }
 

@@ -92,4 +92,11 @@ public abstract class BackendConformance {
       runFor(BackendConformance.this);
     }
   }
+
+  @Nested
+  class StreamClose extends StreamCloseTck {
+    StreamClose() {
+      runFor(BackendConformance.this);
+    }
+  }
 }

@@ -149,7 +149,7 @@ public final class ActorEngine extends EngineEvents {
   @Override
   public Stream getStream(Device d, long streamId) {
     int index = checkIndex(d);
-    StreamHandle handle = devices.registry(index).lookup(streamId);
+    StreamQueue handle = devices.registry(index).lookup(streamId);
     if (handle == null) {
       throw new IllegalArgumentException(
           "unknown stream id "
@@ -187,7 +187,7 @@ public final class ActorEngine extends EngineEvents {
   @Override
   public void enqueue(Stream stream, String name, DeviceWork work) {
     Objects.requireNonNull(work, "work");
-    StreamHandle handle;
+    StreamQueue handle;
     try {
       Objects.requireNonNull(name, "name");
       handle = handleOf(stream);
@@ -220,9 +220,9 @@ public final class ActorEngine extends EngineEvents {
    * @throws IllegalArgumentException if the stream belongs to another backend or accelerator
    */
   @Override
-  StreamHandle handleOf(Stream stream) {
+  StreamQueue handleOf(Stream stream) {
     Objects.requireNonNull(stream, "stream");
-    if (stream.ops() instanceof StreamHandle handle && handle.engine() == this) {
+    if (stream.ops() instanceof StreamQueue handle && handle.engine() == this) {
       return handle;
     }
     throw new IllegalArgumentException(

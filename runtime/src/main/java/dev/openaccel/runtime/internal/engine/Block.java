@@ -13,4 +13,4 @@ import java.nio.ByteBuffer;
  * @param size the block size, a multiple of the allocator's granularity
  * @param stream the stream whose cache the block belongs to
  */
-record Block(ByteBuffer storage, DeviceMemory.Region region, long size, StreamHandle stream) {}
+record Block(ByteBuffer storage, DeviceMemory.Region region, long size, StreamQueue stream) {}

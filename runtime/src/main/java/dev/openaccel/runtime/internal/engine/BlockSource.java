@@ -20,7 +20,7 @@ interface BlockSource {
    * @throws IllegalArgumentException if the source cannot make a block that large
    * @throws DeviceOutOfMemoryException if the device cannot hold it
    */
-  Block reserve(StreamHandle stream, long size);
+  Block reserve(StreamQueue stream, long size);
 
   /** Gives a block that no buffer holds back to the device. */
   void release(Block block);
@@ -34,7 +34,7 @@ interface BlockSource {
       }
 
       @Override
-      public Block reserve(StreamHandle stream, long size) {
+      public Block reserve(StreamQueue stream, long size) {
         if (size > Integer.MAX_VALUE - CachingAllocator.GRANULARITY) {
           throw new IllegalArgumentException(
               "allocation of " + size + " bytes on " + device + " exceeds the largest block size");
@@ -56,7 +56,7 @@ interface BlockSource {
       }
 
       @Override
-      public Block reserve(StreamHandle stream, long size) {
+      public Block reserve(StreamQueue stream, long size) {
         return new Block(null, memory.reserve(device, size), size, stream);
       }
 

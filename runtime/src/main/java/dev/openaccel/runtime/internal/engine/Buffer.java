@@ -18,7 +18,7 @@ final class Buffer implements DeviceBuffer {
   private final long id;
   private final long size;
   private final Block block;
-  private final Set<StreamHandle> usedOn = new LinkedHashSet<>();
+  private final Set<StreamQueue> usedOn = new LinkedHashSet<>();
   private volatile boolean closed;
 
   Buffer(CachingAllocator allocator, long id, long size, Block block) {
@@ -48,7 +48,7 @@ final class Buffer implements DeviceBuffer {
 
   @Override
   public synchronized void recordStream(Stream stream) {
-    StreamHandle handle = block.stream().engine().handleOf(stream);
+    StreamQueue handle = block.stream().engine().handleOf(stream);
     checkOpen("recordStream on");
     usedOn.add(handle);
   }
@@ -65,7 +65,7 @@ final class Buffer implements DeviceBuffer {
 
   @Override
   public void close() {
-    Set<StreamHandle> streams;
+    Set<StreamQueue> streams;
     synchronized (this) {
       if (closed) {
         return;

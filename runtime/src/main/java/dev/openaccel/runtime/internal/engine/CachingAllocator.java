@@ -38,7 +38,7 @@ final class CachingAllocator {
   private final BlockSource source;
   private final long capacity;
   private final Tracer tracer;
-  private final Map<StreamHandle, TreeMap<Long, ArrayDeque<Block>>> cache = new HashMap<>();
+  private final Map<StreamQueue, TreeMap<Long, ArrayDeque<Block>>> cache = new HashMap<>();
   private final Set<Block> lent = Collections.newSetFromMap(new IdentityHashMap<>());
   private boolean stopped;
   private long allocated;
@@ -63,7 +63,7 @@ final class CachingAllocator {
    * @throws IllegalArgumentException if {@code bytes <= 0} or above the largest block size
    * @throws DeviceOutOfMemoryException if it does not fit after releasing the cache
    */
-  synchronized Buffer allocate(StreamHandle stream, long bytes) {
+  synchronized Buffer allocate(StreamQueue stream, long bytes) {
     if (bytes <= 0) {
       throw new IllegalArgumentException(
           "allocation size must be > 0 bytes, got " + bytes + " on " + device);
@@ -99,7 +99,7 @@ final class CachingAllocator {
    * Takes back {@code block}; it is cached once the work of {@code usedOn} enqueued so far
    * completes (or given back to the source, once stopped).
    */
-  void free(Buffer buffer, Block block, Set<StreamHandle> usedOn) {
+  void free(Buffer buffer, Block block, Set<StreamQueue> usedOn) {
     synchronized (this) {
       allocated -= block.size();
       if (tracer.enabled()) {
@@ -111,14 +111,14 @@ final class CachingAllocator {
         return; // given back by stop()
       }
     }
-    Set<StreamHandle> others = new java.util.HashSet<>(usedOn);
+    Set<StreamQueue> others = new java.util.HashSet<>(usedOn);
     others.remove(block.stream());
     if (others.isEmpty()) {
       cache(block);
       return;
     }
     AtomicInteger remaining = new AtomicInteger(others.size());
-    for (StreamHandle other : others) {
+    for (StreamQueue other : others) {
       Generation marker =
           Generation.unnamed("the work enqueued on " + other + " before a buffer was freed");
       other.enqueueOrSettle(marker); // a stopped stream runs nothing more
@@ -135,7 +135,7 @@ final class CachingAllocator {
    * A new block from the source; a device that refuses it gets the cache back and one more try,
    * then the refusal is reported with this allocator's figures.
    */
-  private Block reserve(StreamHandle stream, long bytes, long size) {
+  private Block reserve(StreamQueue stream, long bytes, long size) {
     try {
       try {
         return source.reserve(stream, size);
@@ -181,7 +181,7 @@ final class CachingAllocator {
         .push(block);
   }
 
-  private Block takeCached(StreamHandle stream, long size) {
+  private Block takeCached(StreamQueue stream, long size) {
     TreeMap<Long, ArrayDeque<Block>> sizes = cache.get(stream);
     if (sizes == null) {
       return null;

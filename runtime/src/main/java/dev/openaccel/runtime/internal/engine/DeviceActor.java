@@ -24,7 +24,7 @@ final class DeviceActor extends AbstractBehavior<DeviceActor.Command> {
   sealed interface Command {}
 
   /** Gives {@code stream} its actor; sent by the stream's first enqueue. */
-  record SpawnStream(StreamHandle stream) implements Command {}
+  record SpawnStream(StreamQueue stream) implements Command {}
 
   /**
    * Completes {@code done} once every stream's sync marker has completed (one per stream, enqueued

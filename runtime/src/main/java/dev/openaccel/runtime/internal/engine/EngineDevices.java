@@ -118,8 +118,8 @@ final class EngineDevices {
     return grace;
   }
 
-  private List<StreamHandle> allStreams() {
-    List<StreamHandle> all = new ArrayList<>();
+  private List<StreamQueue> allStreams() {
+    List<StreamQueue> all = new ArrayList<>();
     for (Unit unit : units) {
       all.addAll(unit.streams().all());
     }
@@ -135,7 +135,7 @@ final class EngineDevices {
   }
 
   /** Allocates on {@code stream}'s device, from its caching allocator. */
-  DeviceBuffer allocate(StreamHandle stream, long bytes) {
+  DeviceBuffer allocate(StreamQueue stream, long bytes) {
     return units[stream.stream().deviceIndex()].allocator().allocate(stream, bytes);
   }
 
@@ -159,12 +159,12 @@ final class EngineDevices {
     if (engine.tracer().enabled()) {
       engine.tracer().publish(new TraceEvent.DeviceSynchronized(unit.device(), System.nanoTime()));
     }
-    List<StreamHandle> streams = unit.streams().all();
-    if (streams.stream().allMatch(StreamHandle::isSettled)) {
+    List<StreamQueue> streams = unit.streams().all();
+    if (streams.stream().allMatch(StreamQueue::isSettled)) {
       return IDLE;
     }
     List<DeviceSyncQuery.Member> members = new ArrayList<>();
-    for (StreamHandle stream : streams) {
+    for (StreamQueue stream : streams) {
       CompletableFuture<Void> marker = new CompletableFuture<>();
       stream.enqueueOrSettle(new WorkItem.Sync(marker)); // now: covers the work enqueued so far
       members.add(new DeviceSyncQuery.Member(stream.stream(), marker));
@@ -187,7 +187,7 @@ final class EngineDevices {
     stopped = reason;
     FlightRecorder.removePeriodicEvent(reportIdle);
     for (Unit unit : units) {
-      for (StreamHandle stream : unit.streams().all()) {
+      for (StreamQueue stream : unit.streams().all()) {
         stream.stopUnowned(reason); // a stream its actor claimed stopped with the actor
       }
       if (unit.allocator() != null) {

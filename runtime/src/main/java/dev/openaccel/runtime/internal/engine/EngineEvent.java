@@ -12,7 +12,7 @@ import dev.openaccel.runtime.spi.EngineSpec;
  * counter of its own. Because {@code latest} is published only after the record is in its stream's
  * queue, a wait that reads it is always enqueued after that record: a record's generation and its
  * place in its stream are one step, as far as any concurrent wait can see. A record that completed
- * where it was made ({@link StreamHandle#completesAtOnce}) keeps no generation: {@code latest} is
+ * where it was made ({@link StreamQueue#completesAtOnce}) keeps no generation: {@code latest} is
  * then {@link #AT_ONCE} and its number and time are in {@code atOnceNumber} and {@code
  * atOnceNanos}, written and read under the monitor.
  *
@@ -102,7 +102,7 @@ final class EngineEvent implements BackendEvent {
 
   /**
    * Starts a new record and enqueues it on {@code stream}, then publishes it as the latest. On a
-   * stream that could complete it at once ({@link StreamHandle#completesAtOnce}) the record is made
+   * stream that could complete it at once ({@link StreamQueue#completesAtOnce}) the record is made
    * complete instead, without a trip through the stream and without a generation. A timing event
    * always takes the trip: its stream then lingers for the work being timed, so that a wake-up is
    * not measured.
@@ -111,7 +111,7 @@ final class EngineEvent implements BackendEvent {
    * @throws IllegalStateException if the stream accepts no more work; the record then stays failed
    *     as the latest, so later waits and synchronizes report why
    */
-  synchronized long record(StreamHandle stream) {
+  synchronized long record(StreamQueue stream) {
     return recordUnlocked(stream);
   }
 
@@ -119,7 +119,7 @@ final class EngineEvent implements BackendEvent {
    * Like {@link #record}, without taking the monitor: for the first record of an event no other
    * thread can see yet.
    */
-  long recordUnlocked(StreamHandle stream) {
+  long recordUnlocked(StreamQueue stream) {
     Generation previous = latest;
     long number =
         previous == null ? 1 : (previous == AT_ONCE ? atOnceNumber : previous.number()) + 1;
@@ -146,7 +146,7 @@ final class EngineEvent implements BackendEvent {
    * @return the captured record, or null if the event was never recorded
    * @throws IllegalStateException if the stream accepts no more work
    */
-  Generation block(StreamHandle stream) {
+  Generation block(StreamQueue stream) {
     Generation latest = latest();
     if (latest != null && !latest.succeeded()) {
       stream.enqueue(new WorkItem.Wait(latest));

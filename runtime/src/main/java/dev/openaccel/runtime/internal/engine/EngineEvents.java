@@ -9,6 +9,7 @@ import dev.openaccel.runtime.actor.EventSignal;
 import dev.openaccel.runtime.spi.BackendEvent;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.Engine;
+import dev.openaccel.runtime.spi.EventChecks;
 import dev.openaccel.runtime.spi.EventFlag;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import dev.openaccel.runtime.trace.TraceEvent;
@@ -25,9 +26,9 @@ import org.apache.pekko.actor.typed.ActorRef;
  * The event half of the actor engine, as the {@link Engine} calls of events land on it: {@link
  * EngineEvent}s whose records are {@link Generation}s enqueued on streams. {@link ActorEngine}, the
  * engine itself, extends it with the devices and streams. The contract's checks are made once,
- * before a call gets here (by {@code InlineEvent} through {@code EventChecks}); what this class
- * checks is what a direct caller of the SPI may get wrong: the flag, the capabilities, the event's
- * backend. Internal.
+ * before a call gets here (by {@code InlineEvent} through {@link EventChecks}); for a direct caller
+ * of the SPI, this class checks the flag and the cross-device wait through {@link EventChecks} too,
+ * and that the event is of this backend. Internal.
  *
  * <p>Owns: event ids and the table of exported (interprocess) events, both thread-safe.
  */
@@ -51,7 +52,7 @@ abstract class EngineEvents implements Engine {
   }
 
   /** The engine side of {@code stream}; see {@link ActorEngine#handleOf}. */
-  abstract StreamHandle handleOf(Stream stream);
+  abstract StreamQueue handleOf(Stream stream);
 
   /** Throws the backend's "doesn't support" error unless {@code capability} is declared. */
   final void require(Capability capability, String what) {
@@ -68,14 +69,8 @@ abstract class EngineEvents implements Engine {
   /** Records {@code e} (created now if null) on {@code s}. */
   @Override
   public final BackendEvent record(BackendEvent e, Stream s, int deviceIndex, EventFlag flag) {
-    StreamHandle stream = handleOf(s);
-    require(Capability.EVENTS, "events");
-    if (flag == null || flag == EventFlag.INVALID) {
-      throw new IllegalArgumentException("invalid event flag " + flag + " for " + type());
-    }
-    if (flag == EventFlag.BACKEND_DEFAULT) {
-      require(Capability.TIMING, "timing events (enable_timing)");
-    }
+    StreamQueue stream = handleOf(s);
+    EventChecks.checkFlag(this, flag);
     EngineEvent event;
     long generation;
     if (e == null) {
@@ -97,7 +92,7 @@ abstract class EngineEvents implements Engine {
     return event;
   }
 
-  private EngineEvent create(StreamHandle stream, boolean timing) {
+  private EngineEvent create(StreamQueue stream, boolean timing) {
     int device = stream.stream().deviceIndex();
     EngineEvent event = new EngineEvent(nextId(), device, timing);
     if (tracer.enabled()) {
@@ -119,11 +114,9 @@ abstract class EngineEvents implements Engine {
   /** Makes {@code s} wait for the latest record of {@code e}, if it has one. */
   @Override
   public final void block(BackendEvent e, Stream s) {
-    StreamHandle stream = handleOf(s);
+    StreamQueue stream = handleOf(s);
     EngineEvent event = own(e);
-    if (event.deviceIndex() != stream.stream().deviceIndex()) {
-      require(Capability.CROSS_DEVICE_WAIT, "waiting on an event of another device");
-    }
+    EventChecks.checkWaitable(this, event.deviceIndex(), s);
     Generation latest = event.block(stream);
     if (latest != null && tracer.enabled()) {
       tracer.publish(

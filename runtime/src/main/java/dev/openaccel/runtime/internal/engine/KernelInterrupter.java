@@ -32,7 +32,7 @@ final class KernelInterrupter {
    * Starts watching {@code system}'s termination: after {@code grace}, interrupts the kernels of
    * {@code streams} in rounds until it has terminated.
    */
-  static void start(ActorSystem<?> system, Duration grace, Supplier<List<StreamHandle>> streams) {
+  static void start(ActorSystem<?> system, Duration grace, Supplier<List<StreamQueue>> streams) {
     CompletableFuture<?> terminated = system.getWhenTerminated().toCompletableFuture();
     Thread watcher =
         new Thread(
@@ -42,7 +42,7 @@ final class KernelInterrupter {
               }
               long until = System.nanoTime() + TimeUnit.SECONDS.toNanos(GIVE_UP_SECONDS);
               do {
-                for (StreamHandle stream : streams.get()) {
+                for (StreamQueue stream : streams.get()) {
                   String kernel = stream.interruptKernel();
                   if (kernel != null) {
                     log.warn(

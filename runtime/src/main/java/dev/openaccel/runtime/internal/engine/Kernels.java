@@ -95,7 +95,7 @@ final class Kernels {
   }
 
   /** The Java kernels of {@code handle}'s stream, which its interrupt at shutdown reaches. */
-  static Kernels of(StreamHandle handle) {
+  static Kernels of(StreamQueue handle) {
     ActorEngine engine = handle.engine();
     Kernels kernels =
         new Kernels(

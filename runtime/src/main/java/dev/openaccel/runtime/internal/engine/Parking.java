@@ -6,6 +6,9 @@ import java.util.concurrent.atomic.AtomicInteger;
  * One parked period of one device thread of a {@link DevicePool}, claimed once: by a waker
  * (signalled: it unparks the thread) or by the thread leaving on its own. A new period gets a new
  * one, so a waker that took an old registry entry cannot signal a later period.
+ *
+ * <p>Owns: its state, moved once from {@code WAITING} by a compare-and-set: to {@code SIGNALLED} by
+ * a waker, or to {@code LEFT} by its own thread.
  */
 final class Parking extends AtomicInteger {
   private static final long serialVersionUID = 1L;

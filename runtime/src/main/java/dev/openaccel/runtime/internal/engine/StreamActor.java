@@ -14,7 +14,7 @@ import org.apache.pekko.actor.typed.javadsl.ActorContext;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
- * The actor of one stream and its owner: it claims the stream's {@link StreamHandle} and takes its
+ * The actor of one stream and its owner: it claims the stream's {@link StreamQueue} and takes its
  * items in order on the device's dispatcher, one step per kind ({@link #step}). Java kernels run
  * here; with a device queue, device work and markers go to it through {@link DeviceSteps} and their
  * ends come back as messages. A wait for an incomplete generation parks the stream (no thread
@@ -41,10 +41,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     INSTANCE
   }
 
-  /**
-   * What a parked stream waits with on a generation: a {@link Woken} to its own actor. It only
-   * schedules a turn, so a record completed in another stream's turn on the device hands it off.
-   */
+  // A parked stream's waiter, only a tell: one run in a turn on the device is handed off.
   private record Wake(ActorRef<Command> self, boolean marked)
       implements Consumer<Generation>, DevicePool.HandOff {
     @Override
@@ -56,7 +53,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   // After a timing record, the stream waits this long for the timed work: no wake-up is measured.
   private static final long TIMING_LINGER_NANOS = 5_000;
 
-  static Behavior<Command> create(StreamHandle handle) {
+  static Behavior<Command> create(StreamQueue handle) {
     return Behaviors.setup(
         context -> {
           if (!handle.claim(context.getSelf())) {
@@ -75,7 +72,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
 
   // The context is not thread-safe; callbacks on other threads tell this instead.
   private final ActorRef<Command> self;
-  private final StreamHandle handle;
+  private final StreamQueue handle;
   private final StreamProgress progress;
   private final int batch;
   private final Kernels kernels;
@@ -84,7 +81,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   private boolean lingerAfterTiming;
   private Throwable crashed; // what stopped this actor, if not its system's shutdown
 
-  private StreamActor(ActorContext<Command> context, StreamHandle handle, DeviceQueue queue) {
+  private StreamActor(ActorContext<Command> context, StreamQueue handle, DeviceQueue queue) {
     this.self = context.getSelf();
     this.handle = handle;
     this.progress = handle.progress();
@@ -98,8 +95,8 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     self.tell(Drain.INSTANCE);
   }
 
-  // Dispatched by hand, not with a receive builder: its handlers would be objects of every stream.
-  // Made only by create(), inside Behaviors.setup, so the context it is handed is always its own.
+  // Dispatched by hand (a receive builder's handlers would be objects of every stream); made only
+  // by create(), inside Behaviors.setup, so the context it is handed is always its own.
   @Override
   public Behavior<Command> receive(TypedActorContext<Command> context, Command message) {
     try {
@@ -114,7 +111,8 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
       } else {
         return Behaviors.unhandled();
       }
-      return this;
+      boolean idle = blockedOn == null && (device == null || device.idle());
+      return idle && handle.closed(true) ? Behaviors.stopped() : this; // closed: done once idle
     } catch (RuntimeException | Error e) {
       crashed = e; // the actor stops; its work fails naming this (see onPostStop)
       throw e;

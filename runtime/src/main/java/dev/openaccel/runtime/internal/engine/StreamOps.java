@@ -2,6 +2,7 @@ package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Kernel;
@@ -19,15 +20,21 @@ import java.util.concurrent.CompletionStage;
  * The public {@link Stream}'s operations, each built as work items appended with one {@link
  * #enqueue}: submits, copies, kernels over buffers, waits on other streams and on signals outside
  * the engine, and the host's synchronize. The queue itself, and {@code launch}, the hot path, are
- * {@link StreamHandle}'s, its one subclass. Internal.
+ * {@link StreamQueue}'s, its one subclass. Internal.
  *
- * <p>Owns nothing mutable: every operation appends to the stream's queue. Thread-safe.
+ * <p>Owns nothing that callers write: every operation appends to the stream's queue. {@code
+ * hostOnly} and {@code kernels} are written once each, by the stream's actor when it opens the
+ * stream. Thread-safe.
  */
 abstract class StreamOps implements Stream.Ops {
   private static final CompletionStage<Void> SETTLED = CompletableFuture.completedStage(null);
 
   private final ActorEngine engine;
   private final Stream stream;
+  // Written once by the stream's actor when it opens the stream (false until then): no device
+  // queue.
+  private volatile boolean hostOnly;
+  private volatile Kernels kernels; // its actor's, once started: for interrupts at shutdown
 
   StreamOps(ActorEngine engine, Device device, long id, int priority) {
     this.engine = engine;
@@ -45,11 +52,44 @@ abstract class StreamOps implements Stream.Ops {
   /** True when idle and no failure awaits reporting: a synchronize would return at once. */
   abstract boolean isSettled();
 
+  /** Whether the stream takes work: it was neither stopped nor closed. */
+  abstract boolean acceptsWork();
+
   /**
-   * True if a record (or any point) enqueued now would complete as soon as the actor reached it,
-   * without failure and without a device marker; see {@link StreamHandle#completesAtOnce}.
+   * True if the stream has no device queue, all its work has completed, no failure awaits reporting
+   * and it takes work: a point enqueued now may be completed by the caller instead, ordered after
+   * all work enqueued before (completed) and before all work enqueued after. Reads the completed
+   * count before the failure, which the actor writes before it publishes the count.
    */
-  abstract boolean completesAtOnce();
+  final boolean completesAtOnce() {
+    return hostOnly && acceptsWork() && isSettled();
+  }
+
+  /** Called by the stream's actor once, before its first item: whether it has no device queue. */
+  void opened(boolean withoutDeviceQueue) {
+    hostOnly = withoutDeviceQueue;
+  }
+
+  /** The actor's Java kernels, which {@link #interruptKernel} may interrupt; set once. */
+  void runsKernelsWith(Kernels actorKernels) {
+    kernels = actorKernels;
+  }
+
+  /**
+   * Interrupts the Java kernel this stream runs now, if any (the actor system is shutting down and
+   * the kernel has outlasted the grace period); any thread.
+   *
+   * @return the kernel's name if this call interrupted it, else null
+   */
+  String interruptKernel() {
+    Kernels running = kernels;
+    return running == null ? null : running.interrupt();
+  }
+
+  /** The failure a stream stopped for {@code reason} gives its work, and a late producer gets. */
+  DeviceExecutionException stopFailure(String reason) {
+    return new DeviceExecutionException(reason + "; " + stream() + " accepts no more work");
+  }
 
   /** The public value for this stream. */
   Stream stream() {
@@ -75,19 +115,19 @@ abstract class StreamOps implements Stream.Ops {
               new TraceEvent.StreamSynchronized(stream.device(), stream.id(), System.nanoTime()));
     }
     if (!isSettled()) {
-      Failures.await(syncMarker(), "the work of " + stream);
+      Failures.await(syncStage(), "the work of " + stream);
     }
   }
 
   @Override
   public CompletionStage<Void> synchronizeAsync() {
-    return isSettled() ? SETTLED : syncMarker();
+    return isSettled() ? SETTLED : syncStage();
   }
 
   /**
    * A marker the stream completes when it reaches it: failed with what is unreported, or its stop.
    */
-  CompletableFuture<Void> syncMarker() {
+  CompletableFuture<Void> syncStage() {
     CompletableFuture<Void> done = new CompletableFuture<>();
     enqueueOrSettle(new WorkItem.Sync(done));
     return done;
@@ -136,7 +176,7 @@ abstract class StreamOps implements Stream.Ops {
 
   @Override
   public void waitFor(Stream other) {
-    StreamHandle source;
+    StreamQueue source;
     if (other.deviceType().equals(stream.deviceType())) {
       source = engine.handleOf(other);
       if (source == this) {
@@ -145,7 +185,7 @@ abstract class StreamOps implements Stream.Ops {
       if (!other.device().equals(stream.device())) {
         engine.require(Capability.CROSS_DEVICE_WAIT, "waiting on a stream of another device");
       }
-    } else if (other.ops() instanceof StreamHandle ofAnotherBackend) {
+    } else if (other.ops() instanceof StreamQueue ofAnotherBackend) {
       source = ofAnotherBackend;
     } else {
       waitForRecordOn(other); // not a stream of this engine: a remote node's

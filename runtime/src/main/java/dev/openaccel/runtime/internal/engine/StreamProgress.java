@@ -9,8 +9,8 @@ import java.util.List;
  * reported by a synchronization. Internal.
  *
  * <p>Owns: every field, written only by the stream's owner: its {@link StreamActor}, or, for a
- * stream that no actor ever claimed, the caller that stopped it ({@link StreamHandle#stopUnowned}).
- * The state word of {@link StreamHandle} makes that one thread; producers and readers only read.
+ * stream that no actor ever claimed, the caller that stopped it ({@link StreamQueue#stopUnowned}).
+ * The state word of {@link StreamQueue} makes that one thread; producers and readers only read.
  */
 final class StreamProgress {
   // The owner's own count, ahead of completed by the items not yet published; owner only.

@@ -32,13 +32,13 @@ final class StreamRegistry {
   private final Device device;
   private final ActorRef<DeviceActor.Command> actor;
   private final EngineSpec spec;
-  private final Map<Long, StreamHandle> streams = new ConcurrentHashMap<>();
+  private final Map<Long, StreamQueue> streams = new ConcurrentHashMap<>();
   private final AtomicLong nextId;
-  private final AtomicReferenceArray<StreamHandle> lowPool;
-  private final AtomicReferenceArray<StreamHandle> highPool;
+  private final AtomicReferenceArray<StreamQueue> lowPool;
+  private final AtomicReferenceArray<StreamQueue> highPool;
   private final AtomicInteger lowNext = new AtomicInteger();
   private final AtomicInteger highNext = new AtomicInteger();
-  private final StreamHandle defaultStream;
+  private final StreamQueue defaultStream;
 
   StreamRegistry(
       ActorEngine engine, EngineDevices owner, Device device, ActorRef<DeviceActor.Command> actor) {
@@ -51,7 +51,7 @@ final class StreamRegistry {
     this.lowPool = new AtomicReferenceArray<>(pool);
     this.highPool = new AtomicReferenceArray<>(pool);
     this.nextId = new AtomicLong(2L * pool + 1);
-    this.defaultStream = create(0, spec.priorityRange().least());
+    this.defaultStream = create(0, spec.priorityRange().least(), false);
   }
 
   Device device() {
@@ -62,20 +62,20 @@ final class StreamRegistry {
     return actor;
   }
 
-  StreamHandle defaultStream() {
+  StreamQueue defaultStream() {
     return defaultStream;
   }
 
-  StreamHandle newStream(int priority) {
-    return create(nextId.getAndIncrement(), spec.priorityRange().clamp(priority));
+  StreamQueue newStream(int priority) {
+    return create(nextId.getAndIncrement(), spec.priorityRange().clamp(priority), true);
   }
 
   /** The next pooled stream of the given priority class, round-robin. */
-  StreamHandle fromPool(boolean highPriority) {
-    AtomicReferenceArray<StreamHandle> pool = highPriority ? highPool : lowPool;
+  StreamQueue fromPool(boolean highPriority) {
+    AtomicReferenceArray<StreamQueue> pool = highPriority ? highPool : lowPool;
     AtomicInteger next = highPriority ? highNext : lowNext;
     int slot = Math.floorMod(next.getAndIncrement(), pool.length());
-    StreamHandle existing = pool.get(slot);
+    StreamQueue existing = pool.get(slot);
     if (existing != null) {
       return existing;
     }
@@ -85,7 +85,7 @@ final class StreamRegistry {
         long id = 1L + slot + (highPriority ? pool.length() : 0);
         int priority =
             highPriority ? spec.priorityRange().greatest() : spec.priorityRange().least();
-        existing = create(id, priority);
+        existing = create(id, priority, false);
         pool.set(slot, existing);
       }
       return existing;
@@ -93,17 +93,23 @@ final class StreamRegistry {
   }
 
   /** The stream with this id, or null. */
-  StreamHandle lookup(long id) {
+  StreamQueue lookup(long id) {
     return streams.get(id);
   }
 
   /** A snapshot of the device's streams. */
-  List<StreamHandle> all() {
+  List<StreamQueue> all() {
     return new ArrayList<>(streams.values());
   }
 
-  private StreamHandle create(long id, int priority) {
-    StreamHandle handle = new StreamHandle(engine, actor, device, id, priority, batchFor(priority));
+  /** Forgets the stream {@code id}, closed and stopped: ids are never reused. */
+  void forget(long id) {
+    streams.remove(id);
+  }
+
+  private StreamQueue create(long id, int priority, boolean closable) {
+    StreamQueue handle =
+        new StreamQueue(engine, actor, device, id, priority, batchFor(priority), closable);
     streams.put(id, handle);
     String stopped = owner.stoppedReason();
     if (stopped != null) {

@@ -46,21 +46,21 @@ class RecordAtOnceTest {
   }
 
   /** A stream whose actor has started and which has drained its first work. */
-  private static StreamHandle idleStream() {
-    StreamHandle stream = ENGINE.handleOf(ENGINE.getNewStream(D0, 0));
+  private static StreamQueue idleStream() {
+    StreamQueue stream = ENGINE.handleOf(ENGINE.getNewStream(D0, 0));
     stream.launch("first", () -> {});
     stream.synchronize();
     assertTrue(Engines.eventually(stream::completesAtOnce), "the stream settles");
     return stream;
   }
 
-  private static EngineEvent record(StreamHandle stream, EventFlag flag) {
+  private static EngineEvent record(StreamQueue stream, EventFlag flag) {
     return (EngineEvent) ENGINE.record(null, stream.stream(), -1, flag);
   }
 
   @Test
   void aRecordOnAnIdleStreamIsCompleteWhenTheCallReturns() {
-    StreamHandle stream = idleStream();
+    StreamQueue stream = idleStream();
     EngineEvent event = record(stream, EventFlag.PYTORCH_DEFAULT);
     assertTrue(event.latest().isDone());
     assertNull(event.latest().failure());
@@ -72,7 +72,7 @@ class RecordAtOnceTest {
 
   @Test
   void generationsCountOnAcrossRecordsAtOnceAndThroughTheStream() {
-    StreamHandle stream = idleStream();
+    StreamQueue stream = idleStream();
     EngineEvent event = record(stream, EventFlag.PYTORCH_DEFAULT);
     CountDownLatch gate = Engines.hold(stream.stream());
     ENGINE.record(event, stream.stream(), 0, EventFlag.PYTORCH_DEFAULT);
@@ -89,7 +89,7 @@ class RecordAtOnceTest {
 
   @Test
   void aRecordBehindPendingWorkCompletesAfterIt() {
-    StreamHandle stream = idleStream();
+    StreamQueue stream = idleStream();
     List<String> order = new CopyOnWriteArrayList<>();
     CountDownLatch gate = Engines.hold(stream.stream());
     stream.launch("k", () -> order.add("kernel"));
@@ -103,7 +103,7 @@ class RecordAtOnceTest {
 
   @Test
   void aRecordAfterAFailedKernelStillReportsTheFailure() {
-    StreamHandle stream = idleStream();
+    StreamQueue stream = idleStream();
     stream.launch(
         "broken",
         () -> {
@@ -123,7 +123,7 @@ class RecordAtOnceTest {
 
   @Test
   void aTimingRecordOnAnIdleStreamCompletesThroughTheStream() {
-    StreamHandle stream = idleStream();
+    StreamQueue stream = idleStream();
     EngineEvent timing = record(stream, EventFlag.BACKEND_DEFAULT);
     assertTrue(timing.latest().await(Duration.ofSeconds(10)));
     assertNull(timing.latest().failure());
@@ -132,8 +132,8 @@ class RecordAtOnceTest {
 
   @Test
   void aWaitOnACompletedRecordLeavesTheStreamSettled() {
-    StreamHandle source = idleStream();
-    StreamHandle waiting = idleStream();
+    StreamQueue source = idleStream();
+    StreamQueue waiting = idleStream();
     EngineEvent event = record(source, EventFlag.PYTORCH_DEFAULT);
     ENGINE.block(event, waiting.stream());
     assertTrue(waiting.completesAtOnce(), "no wait item");
@@ -144,8 +144,8 @@ class RecordAtOnceTest {
 
   @Test
   void aWaitOnAFailedRecordStillCarriesTheFailure() {
-    StreamHandle source = idleStream();
-    StreamHandle waiting = idleStream();
+    StreamQueue source = idleStream();
+    StreamQueue waiting = idleStream();
     source.launch(
         "broken",
         () -> {

@@ -40,14 +40,14 @@ class StreamActorTest {
     KIT.shutdownTestKit();
   }
 
-  private static StreamHandle handle(TestProbe<DeviceActor.Command> device, long id) {
-    return new StreamHandle(ENGINE, device.getRef(), Device.of(TYPE, 0), id, 0, 8);
+  private static StreamQueue handle(TestProbe<DeviceActor.Command> device, long id) {
+    return new StreamQueue(ENGINE, device.getRef(), Device.of(TYPE, 0), id, 0, 8, true);
   }
 
   @Test
   void theFirstEnqueueAsksTheDeviceForAnActorWhichThenRunsTheQueueInOrder() throws Exception {
     TestProbe<DeviceActor.Command> device = KIT.createTestProbe();
-    StreamHandle stream = handle(device, 100);
+    StreamQueue stream = handle(device, 100);
     List<Integer> seen = new CopyOnWriteArrayList<>();
     for (int i = 0; i < 20; i++) {
       int n = i;
@@ -68,7 +68,7 @@ class StreamActorTest {
   @Test
   void aParkedStreamWhoseActorStopsFailsItsQueuedWork() throws Exception {
     TestProbe<DeviceActor.Command> device = KIT.createTestProbe();
-    StreamHandle stream = handle(device, 101);
+    StreamQueue stream = handle(device, 101);
     stream.waitFor(new CompletableFuture<Void>()); // never completes
     CompletionStage<Integer> queued = stream.submit("after the wait", () -> 1);
     device.expectMessageClass(DeviceActor.SpawnStream.class);

@@ -18,31 +18,30 @@ import org.jctools.queues.atomic.unpadded.MpscUnboundedAtomicUnpaddedArrayQueue;
  *   producers (any thread)                     owner (one thread at a time, by claim)
  *   enqueue: CAS state: count+1, IDLE off --.  poll, idleOrContinue (sets IDLE once all taken)
  *            items.offer(item)              |  stop: sets STOPPED, takes every reserved item
- *            IDLE was on? -> wake           '> state: [ reserved count | STOPPED | OWNED | IDLE ]
+ *            IDLE was on? -> wake           '> state: [ count | CLOSED | STOPPED | OWNED | IDLE ]
+ *   close: CAS CLOSED (no more work; the owner runs what is queued, then stops)
  * </pre>
  *
  * <p>Ordering point: every enqueue reserves its place with one compare-and-set on {@code state}
- * (which also clears {@code IDLE}: exactly one producer wakes an idle owner), then appends to a
- * multi-producer queue (JCTools' chunked MPSC array queue: no node per item); the actor runs items
- * in queue order. Pekko's mailbox only carries wake-ups, so per-sender ordering of messages never
- * matters. The reserved count is what {@link #query} compares with the completed count, and what
- * the owner's count of taken items is compared with: an item reserved and not yet appended is about
- * to arrive, and the owner waits for it instead of idling or stopping without it.
+ * (which also clears {@code IDLE}: one producer wakes an idle owner), then appends to JCTools'
+ * chunked MPSC array queue; the actor runs items in queue order (the mailbox only carries
+ * wake-ups). The reserved count is what {@link #query} compares with the completed count, and what
+ * the owner's taken count is compared with: a reserved item not yet appended is waited for.
  *
- * <p>Owns: {@code state}, changed only atomically: producers add to its count and clear {@code
- * IDLE}, never once {@code STOPPED} is set (so the count is final then); the owner sets {@code
- * IDLE}, {@code OWNED} and {@code STOPPED}. The owner is the stream's actor once it has {@link
- * #claim}ed the stream (it then also sets {@code actor}, {@code hostOnly} and {@code kernels}, once
- * each), or the caller of {@link #stopUnowned} that stopped a stream no actor claimed; it alone
- * writes {@code taken}, {@code stopReason} (once, just after it set {@code STOPPED}) and the {@link
- * StreamProgress}. A producer that finds {@code STOPPED} appends nothing and settles only its own
- * item.
+ * <p>Owns: {@code state}, changed only by compare-and-set: producers add to the count and clear
+ * {@code IDLE}, never once {@code STOPPED} or {@code CLOSED} is set (the count is then final);
+ * {@link #close} sets {@code CLOSED} and then writes {@code stopReason}; the owner sets {@code
+ * IDLE}, {@code OWNED} and {@code STOPPED}. The owner (the stream's actor once it {@link #claim}ed
+ * the stream, or whoever won {@link #stopUnowned}) alone writes {@code taken}, the {@link
+ * StreamProgress} and, unless the stream was closed, {@code stopReason} just after {@code STOPPED}.
+ * A producer that finds either flag appends nothing and settles only its own item.
  */
-final class StreamHandle extends StreamOps {
+final class StreamQueue extends StreamOps {
   private static final long IDLE = 1; // no turn pending or running: who clears it wakes the owner
   private static final long OWNED = 2; // the stream's actor claimed the owner's side
   private static final long STOPPED = 4; // no more work: the owner took every reserved item
-  private static final long ONE = 8; // one reserved item: the count is the bits above the flags
+  private static final long CLOSED = 8; // no more work: the owner runs what is queued, then stops
+  private static final long ONE = 16; // one reserved item: the count is the bits above the flags
   private static final int CHUNK = 32; // items per array of the queue: an idle stream holds one
 
   private final ActorRef<DeviceActor.Command> device;
@@ -52,26 +51,26 @@ final class StreamHandle extends StreamOps {
   private final AtomicLong state = new AtomicLong(IDLE);
   private final StreamProgress progress = new StreamProgress();
   private long taken; // the owner's: items polled so far
-  private volatile DeviceExecutionException stopReason; // the owner's, once STOPPED is set
+  private final boolean closable; // not the default stream nor a pool stream, which are shared
+  private volatile DeviceExecutionException stopReason; // written once: see the class comment
   private volatile ActorRef<StreamActor.Command> actor; // written once, by the actor's claim
-  // Written once by the actor when it opens the stream (false until then): no device queue.
-  private volatile boolean hostOnly;
-  private volatile Kernels kernels; // its actor's, once started: for interrupts at shutdown
 
   /**
    * A stream of {@code device}'s actor, which spawns this stream's actor on the first enqueue (a
    * stream that never gets work never costs an actor); {@code batch}: items per turn.
    */
-  StreamHandle(
+  StreamQueue(
       ActorEngine engine,
       ActorRef<DeviceActor.Command> device,
       Device deviceId,
       long id,
       int priority,
-      int batch) {
+      int batch,
+      boolean closable) {
     super(engine, deviceId, id, priority);
     this.device = device;
     this.batch = batch;
+    this.closable = closable;
   }
 
   StreamProgress progress() {
@@ -84,8 +83,13 @@ final class StreamHandle extends StreamOps {
 
   @Override
   public boolean query() {
-    long target = state.get() / ONE; // read first: completed then covers at least these
+    long target = enqueued(); // read first: completed then covers at least these
     return progress.completed() >= target;
+  }
+
+  /** How many items were ever reserved, counting appends in progress; final once stopped. */
+  long enqueued() {
+    return state.get() / ONE;
   }
 
   @Override
@@ -93,36 +97,9 @@ final class StreamHandle extends StreamOps {
     return query() && progress.unreported() == null;
   }
 
-  /**
-   * True if the stream has no device queue, all its work has completed, no failure awaits reporting
-   * and it takes work: a point enqueued now may be completed by the caller instead, ordered after
-   * all work enqueued before (completed) and before all work enqueued after. Reads the completed
-   * count before the failure, which the actor writes before it publishes the count.
-   */
   @Override
-  boolean completesAtOnce() {
-    return hostOnly && (state.get() & STOPPED) == 0 && isSettled();
-  }
-
-  /** Called by the stream's actor once, before its first item: whether it has no device queue. */
-  void opened(boolean withoutDeviceQueue) {
-    hostOnly = withoutDeviceQueue;
-  }
-
-  /** The actor's Java kernels, which {@link #interruptKernel} may interrupt; set once. */
-  void runsKernelsWith(Kernels actorKernels) {
-    kernels = actorKernels;
-  }
-
-  /**
-   * Interrupts the Java kernel this stream runs now, if any (the actor system is shutting down and
-   * the kernel has outlasted the grace period); any thread.
-   *
-   * @return the kernel's name if this call interrupted it, else null
-   */
-  String interruptKernel() {
-    Kernels running = kernels;
-    return running == null ? null : running.interrupt();
+  boolean acceptsWork() {
+    return (state.get() & (STOPPED | CLOSED)) == 0;
   }
 
   @Override
@@ -135,7 +112,7 @@ final class StreamHandle extends StreamOps {
   @Override
   void enqueue(WorkItem item) {
     long s = state.get();
-    for (long seen; (s & STOPPED) == 0; s = seen) {
+    for (long seen; (s & (STOPPED | CLOSED)) == 0; s = seen) {
       seen = state.compareAndExchange(s, (s + ONE) & ~IDLE); // reserve, and take the wake-up
       if (seen == s) {
         items.offer(item);
@@ -164,16 +141,46 @@ final class StreamHandle extends StreamOps {
     }
   }
 
-  /**
-   * Why the stream stopped, once {@code STOPPED} is set: the stopper writes it just after setting
-   * the flag, so a producer that sees the flag first waits those few instructions.
-   */
+  // Why the stream stopped or was closed: written just after the flag, so a reader that saw the
+  // flag first waits those few instructions.
   private DeviceExecutionException stopReason() {
     DeviceExecutionException why;
     while ((why = stopReason) == null) {
       Thread.onSpinWait();
     }
     return why;
+  }
+
+  /**
+   * Closes the stream: no more work; the owner runs what is queued, then stops (an idle owner is
+   * woken for it; a stream that never had work is stopped here). Idempotent; any thread.
+   */
+  @Override
+  public void close() {
+    if (!closable) {
+      throw new IllegalStateException(
+          stream() + " is shared (a default or pool stream): not closed");
+    }
+    long s = state.get();
+    for (long seen; (s & (STOPPED | CLOSED)) == 0; s = seen) {
+      seen = state.compareAndExchange(s, (s | CLOSED) & ~IDLE);
+      if (seen == s) {
+        stopReason = stopFailure("it was closed");
+        if ((s & OWNED) == 0 && s / ONE == 0) {
+          stopUnowned("it was closed"); // nothing queued: no actor will ever come
+          engine().devices().registry(stream().deviceIndex()).forget(stream().id());
+        } else if ((s & IDLE) != 0) {
+          wake();
+        }
+        return;
+      }
+    }
+  }
+
+  /** Whether the stream was closed, and also ({@code allTaken}) the owner took all its work. */
+  boolean closed(boolean allTaken) {
+    long s = state.get();
+    return (s & CLOSED) != 0 && (!allTaken || s / ONE == taken); // taken: owner only
   }
 
   // ---- the owner's side: the stream's actor, or whoever stopped a stream no actor claimed ----
@@ -228,14 +235,15 @@ final class StreamHandle extends StreamOps {
   }
 
   /**
-   * Called by the owner once {@link #poll} returned null: sets {@code IDLE} if nothing was reserved
-   * meanwhile, so that the next producer wakes it.
-   *
-   * @return true if the owner should keep draining (an item was reserved meanwhile)
+   * Called by the owner once {@link #poll} returned null: sets {@code IDLE} (so that the next
+   * producer wakes it) unless an item was reserved meanwhile: then true, keep draining.
    */
   boolean idleOrContinue() {
     long s = state.get();
     while (s / ONE == taken) {
+      if ((s & CLOSED) != 0) {
+        return false; // closed: nothing more can come, and no wake-up is wanted
+      }
       long witness = state.compareAndExchange(s, s | IDLE);
       if (witness == s) {
         return false;
@@ -245,18 +253,17 @@ final class StreamHandle extends StreamOps {
     return true;
   }
 
-  /** The failure a stream stopped for {@code reason} gives its work, and a late producer gets. */
-  DeviceExecutionException stopFailure(String reason) {
-    return new DeviceExecutionException(reason + "; " + stream() + " accepts no more work");
-  }
-
   /**
    * Stops the stream: no more work is appended; what was reserved and not taken is settled as
    * failed with {@code why}. Owner only, once.
    */
   void stop(DeviceExecutionException why) {
     long s = state.getAndUpdate(v -> v | STOPPED);
-    stopReason = why;
+    if ((s & CLOSED) == 0) {
+      stopReason = why; // else the closer wrote it
+    } else {
+      engine().devices().registry(stream().deviceIndex()).forget(stream().id()); // ids never reused
+    }
     progress.rejectAll(takeAll(s / ONE), why);
   }
 
@@ -272,7 +279,9 @@ final class StreamHandle extends StreamOps {
     while ((s & (OWNED | STOPPED)) == 0) {
       long witness = state.compareAndExchange(s, s | STOPPED);
       if (witness == s) {
-        stopReason = why;
+        if ((s & CLOSED) == 0) {
+          stopReason = why; // else the closer wrote it
+        }
         progress.rejectAll(takeAll(s / ONE), why);
         return;
       }

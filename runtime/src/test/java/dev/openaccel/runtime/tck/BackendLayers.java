@@ -1,0 +1,49 @@
+package dev.openaccel.runtime.tck;
+
+import static com.tngtech.archunit.base.DescribedPredicate.not;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
+
+import com.tngtech.archunit.core.importer.ClassFileImporter;
+import com.tngtech.archunit.core.importer.ImportOption;
+
+/**
+ * A backend's place in the layers of {@code docs/ARCHITECTURE.md}, as a rule a backend's own test
+ * checks: of OpenAccel, it uses the public API and the SPI only, never the runtime's {@code
+ * internal} packages (the facade wiring and the engine). Third-party libraries are not restricted.
+ * A failure names the rule and every offending dependency.
+ */
+public final class BackendLayers {
+  private BackendLayers() {}
+
+  /**
+   * Checks the production classes of {@code backendPackage} (e.g. {@code "dev.openaccel.openreg"}),
+   * naming the backend {@code backendName} in the rule.
+   *
+   * @throws AssertionError listing each dependency on a runtime package outside the API and SPI
+   */
+  public static void checkUsesOnlyPublicApiAndSpi(String backendPackage, String backendName) {
+    noClasses()
+        .that()
+        .resideInAPackage(backendPackage + "..")
+        .should()
+        .dependOnClassesThat(
+            resideInAPackage("dev.openaccel..")
+                .and(
+                    not(
+                        resideInAnyPackage(
+                            backendPackage + "..",
+                            "dev.openaccel.runtime",
+                            "dev.openaccel.runtime.actor..",
+                            "dev.openaccel.runtime.trace..",
+                            "dev.openaccel.runtime.spi.."))))
+        .as("the " + backendName + " backend uses only OpenAccel's public API and SPI")
+        .because("a backend plugs in through the SPI and never reaches the runtime's internals")
+        .check(
+            new ClassFileImporter()
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+                .importPackages(backendPackage));
+  }
+}
