@@ -85,7 +85,7 @@ final class KernelArguments {
         sizes[i] = Long.BYTES;
       }
       case LOCAL -> {
-        sizes[i] = Math.toIntExact(require(kernel, p, arg, LocalMemory.class).bytes());
+        sizes[i] = localSize(kernel, p, require(kernel, p, arg, LocalMemory.class));
         if (local == null) {
           local = new boolean[bits.length];
         }
@@ -111,6 +111,25 @@ final class KernelArguments {
         sizes[i] = scalar.size();
       }
     }
+  }
+
+  /** The bytes of a local-memory argument; no device has 2 GiB of it, nor can one argument. */
+  private static int localSize(String kernel, KernelParameter p, LocalMemory local) {
+    if (local.bytes() > Integer.MAX_VALUE) {
+      throw new IllegalArgumentException(
+          "kernel "
+              + kernel
+              + " argument "
+              + p.index()
+              + " ("
+              + p
+              + ") asks for "
+              + local.bytes()
+              + " bytes of local memory, more than any device has (at most "
+              + Integer.MAX_VALUE
+              + " per argument)");
+    }
+    return (int) local.bytes();
   }
 
   private static <T> T require(String kernel, KernelParameter p, Object arg, Class<T> type) {

@@ -51,7 +51,6 @@ final class OpenClBackend implements LaunchTarget {
     try {
       ClPlatforms.Probe probe = ClPlatforms.probe(settings);
       if (probe instanceof ClPlatforms.Found found) {
-        SignalChaining.checkFor(found.platformName());
         context = new ClContext(found, settings.completions());
       } else {
         unavailable = ((ClPlatforms.Unavailable) probe).reason();

@@ -1,6 +1,7 @@
 package dev.openaccel.opencl;
 
 import com.typesafe.config.Config;
+import dev.openaccel.runtime.spi.ConfigValues;
 import dev.openaccel.runtime.spi.WaitStrategy;
 import java.util.List;
 import java.util.Objects;
@@ -53,21 +54,34 @@ public record OpenClSettings(
     }
   }
 
-  /** Reads {@code openaccel.opencl} from {@code config}. */
+  /**
+   * Reads {@code openaccel.opencl} from {@code config}.
+   *
+   * @throws IllegalArgumentException naming the key, the value and what is allowed, for the first
+   *     bad value
+   */
   public static OpenClSettings from(Config config) {
-    Config c = config.getConfig("openaccel.opencl");
+    String p = "openaccel.opencl.";
     return new OpenClSettings(
-        c.getString("platform"),
-        c.getList("devices").unwrapped().stream().map(String::valueOf).toList(),
-        c.getBoolean("profiling"),
-        c.getBoolean("program-cache"),
-        c.getString("build-options"),
-        c.getString("library"),
-        c.getInt("compute-units"),
-        c.getInt("stream-pool-size"),
-        c.getInt("batch"),
-        c.getBytes("memory-per-device"),
-        WaitStrategy.parse("openaccel.opencl.wait-strategy", c.getString("wait-strategy")),
-        Completions.parse("openaccel.opencl.completions", c.getString("completions")));
+        ConfigValues.string(config, p + "platform"),
+        ConfigValues.stringList(config, p + "devices"),
+        ConfigValues.bool(config, p + "profiling"),
+        ConfigValues.bool(config, p + "program-cache"),
+        ConfigValues.string(config, p + "build-options"),
+        library(config, p + "library"),
+        ConfigValues.intAtLeast(config, p + "compute-units", 1),
+        ConfigValues.intAtLeast(config, p + "stream-pool-size", 1),
+        ConfigValues.intAtLeast(config, p + "batch", 1),
+        ConfigValues.bytesAtLeast(config, p + "memory-per-device", 0),
+        ConfigValues.choice(config, p + "wait-strategy", WaitStrategy.values()),
+        ConfigValues.choice(config, p + "completions", Completions.values()));
+  }
+
+  private static String library(Config config, String key) {
+    String library = ConfigValues.string(config, key);
+    if (library.isBlank()) {
+      throw ConfigValues.invalid(config, key, "the name or path of an OpenCL ICD loader");
+    }
+    return library;
   }
 }

@@ -32,6 +32,7 @@ final class Programs {
    * @throws OpenClException with the full build log if it does not build
    */
   DeviceProgram compile(String source, String options) {
+    SignalChaining.checkFor(context.platformName()); // PoCL's LLVM runs from here on
     return context.whileOpen("compile a program", () -> compileOpen(source, options));
   }
 

@@ -8,23 +8,28 @@ import java.util.concurrent.atomic.AtomicBoolean;
 import org.slf4j.LoggerFactory;
 
 /**
- * Warns, once per JVM, when PoCL runs in a JVM without signal chaining. PoCL compiles kernels with
- * LLVM, which replaces the JVM's SIGSEGV and SIGBUS handlers with its own ({@code -Xcheck:jni}
- * shows them in {@code libLLVM}, with {@code SA_RESETHAND}); the JVM raises those signals itself
- * (implicit null checks, safepoint polls), and the test JVM then died of a plain "Segmentation
- * fault" with no error file. With the JDK's {@code libjsig} preloaded, the JVM's handlers stay
- * installed and LLVM's are chained behind them. Internal.
+ * Warns, once per JVM, when PoCL compiles a program in a JVM without signal chaining (not when the
+ * backend merely starts: an application that never uses an OpenCL device is not warned). PoCL
+ * compiles kernels with LLVM, which replaces the JVM's SIGSEGV and SIGBUS handlers with its own
+ * ({@code -Xcheck:jni} shows them in {@code libLLVM}, with {@code SA_RESETHAND}); the JVM raises
+ * those signals itself (implicit null checks, safepoint polls), and the test JVM then died of a
+ * plain "Segmentation fault" with no error file. With the JDK's {@code libjsig} preloaded, the
+ * JVM's handlers stay installed and LLVM's are chained behind them. Internal.
  */
 final class SignalChaining {
   private static final String POCL = "Portable Computing Language";
-  private static final AtomicBoolean WARNED = new AtomicBoolean();
+  private static final AtomicBoolean CHECKED = new AtomicBoolean();
 
   private SignalChaining() {}
 
-  /** Logs the warning if {@code platformName} is PoCL and this JVM has no {@code libjsig}. */
+  /**
+   * Logs the warning if {@code platformName} is PoCL and this JVM has no {@code libjsig}; checks
+   * once per JVM (the first compile), so later compiles cost a read of a flag.
+   */
   static void checkFor(String platformName) {
-    if (platformName.contains(POCL)) {
-      warning(platformName, mappedLibraries()).ifPresent(SignalChaining::warnOnce);
+    if (platformName.contains(POCL) && !CHECKED.get() && CHECKED.compareAndSet(false, true)) {
+      warning(platformName, mappedLibraries())
+          .ifPresent(warning -> LoggerFactory.getLogger(SignalChaining.class).warn("{}", warning));
     }
   }
 
@@ -52,12 +57,6 @@ final class SignalChaining {
       return Files.isReadable(maps) ? Files.readString(maps) : "";
     } catch (IOException | RuntimeException e) {
       return "";
-    }
-  }
-
-  private static void warnOnce(String warning) {
-    if (WARNED.compareAndSet(false, true)) {
-      LoggerFactory.getLogger(SignalChaining.class).warn("{}", warning);
     }
   }
 }

@@ -142,6 +142,16 @@ class DeviceKernelTest {
                   + " bytes of local memory( beside its own \\d+)?, opencl:0 \\(.+\\) has "
                   + has),
           message);
+      long threeGiB = 3L << 30; // past what an OpenCL argument size can carry
+      String tooBig =
+          assertThrows(
+                  IllegalArgumentException.class,
+                  () -> scratch.launch(stream, LaunchShape.of(1), x, LocalMemory.bytes(threeGiB)))
+              .getMessage();
+      assertTrue(
+          tooBig.startsWith("kernel scratch argument 1 (")
+              && tooBig.contains("asks for " + threeGiB + " bytes of local memory"),
+          tooBig);
       scratch.launch(stream, LaunchShape.of(1), x, LocalMemory.bytes(64)); // the stream goes on
       OpenClTestSupport.synchronize(stream);
     }

@@ -2,6 +2,7 @@ package dev.openaccel.openreg;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigException;
+import dev.openaccel.runtime.spi.ConfigValues;
 import dev.openaccel.runtime.spi.WaitStrategy;
 import java.time.Duration;
 import java.util.Map;
@@ -65,20 +66,24 @@ public record OpenRegSettings(
     }
   }
 
-  /** Reads {@code openaccel.openreg} from {@code config}. */
+  /**
+   * Reads {@code openaccel.openreg} from {@code config}.
+   *
+   * @throws IllegalArgumentException naming the key, the value and what is allowed, for the first
+   *     bad value
+   */
   public static OpenRegSettings from(Config config) {
-    Config c = config.getConfig("openaccel.openreg");
     return new OpenRegSettings(
-        c.getInt("device-count"),
-        c.getInt("compute-units"),
-        c.getInt("stream-pool-size"),
-        c.getInt("batch"),
-        c.getDuration("launch-latency"),
-        c.getDuration("launch-jitter"),
-        c.getLong("seed"),
-        c.getBytes("memory-per-device"),
-        WaitStrategy.parse(PREFIX + "wait-strategy", c.getString("wait-strategy")),
-        deviceWaitStrategies(c));
+        ConfigValues.intAtLeast(config, PREFIX + "device-count", 0),
+        ConfigValues.intAtLeast(config, PREFIX + "compute-units", 1),
+        ConfigValues.intAtLeast(config, PREFIX + "stream-pool-size", 1),
+        ConfigValues.intAtLeast(config, PREFIX + "batch", 1),
+        ConfigValues.durationAtLeast(config, PREFIX + "launch-latency", Duration.ZERO),
+        ConfigValues.durationAtLeast(config, PREFIX + "launch-jitter", Duration.ZERO),
+        ConfigValues.longValue(config, PREFIX + "seed"),
+        ConfigValues.bytesAtLeast(config, PREFIX + "memory-per-device", 1),
+        ConfigValues.choice(config, PREFIX + "wait-strategy", WaitStrategy.values()),
+        deviceWaitStrategies(config.getConfig("openaccel.openreg")));
   }
 
   /** {@code devices.<index>.wait-strategy}, for each device given one. */

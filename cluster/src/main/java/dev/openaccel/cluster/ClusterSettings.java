@@ -1,6 +1,7 @@
 package dev.openaccel.cluster;
 
 import com.typesafe.config.Config;
+import dev.openaccel.runtime.spi.ConfigValues;
 import java.time.Duration;
 
 /**
@@ -13,23 +14,25 @@ import java.time.Duration;
  *     node before the transfer fails as lost
  */
 record ClusterSettings(Duration controlTimeout, long window, Duration bulkTimeout) {
+  private static final Duration MIN_TIMEOUT = Duration.ofMillis(1);
 
   static ClusterSettings from(Config config) {
-    Config cluster = config.getConfig("openaccel.cluster");
-    long window = cluster.getBytes("bulk.window");
+    long window = ConfigValues.bytesAtLeast(config, "openaccel.cluster.bulk.window", 1);
     int queue = config.getInt("pekko.remote.artery.advanced.outbound-large-message-queue-size");
     long frame = config.getBytes("pekko.remote.artery.advanced.maximum-large-frame-size");
     // The sender sends while less than a window is in flight: up to its chunks, rounded up.
     if (window < NodeCopy.CHUNK || NodeCopy.chunksIn(window) > queue / 2) {
       throw new IllegalArgumentException(
-          "openaccel.cluster.bulk.window = "
-              + window
-              + " bytes must hold at least one chunk of "
+          "openaccel.cluster.bulk.window must hold at least one chunk of "
               + NodeCopy.CHUNK
               + " bytes and at most half of "
               + "pekko.remote.artery.advanced.outbound-large-message-queue-size = "
               + queue
-              + " chunks, so that bulk data never overflows Artery's queue");
+              + " chunks, so that bulk data never overflows Artery's queue, got '"
+              + config.getValue("openaccel.cluster.bulk.window").unwrapped()
+              + "' ("
+              + window
+              + " bytes)");
     }
     if (frame < NodeCopy.CHUNK + 4096) {
       throw new IllegalArgumentException(
@@ -40,6 +43,8 @@ record ClusterSettings(Duration controlTimeout, long window, Duration bulkTimeou
               + " bytes");
     }
     return new ClusterSettings(
-        cluster.getDuration("control-timeout"), window, cluster.getDuration("bulk.timeout"));
+        ConfigValues.durationAtLeast(config, "openaccel.cluster.control-timeout", MIN_TIMEOUT),
+        window,
+        ConfigValues.durationAtLeast(config, "openaccel.cluster.bulk.timeout", MIN_TIMEOUT));
   }
 }

@@ -1,5 +1,6 @@
 package dev.openaccel.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.cluster.sample.DistributedPipeline;
@@ -33,6 +34,23 @@ class DistributedSampleTest {
         assertTrue(report.contains(stage), report);
       }
       assertTrue(report.contains(cluster.node(2).selfNode()), report);
+    }
+  }
+
+  @Test
+  void aFailingPipelineReportsOnceWhatFinishedAndThrowsNothing() throws Exception {
+    try (TestCluster cluster = TestCluster.start(1)) {
+      new PipelineKernels().registerOn(cluster.node(0).kernels());
+      String self = cluster.node(0).selfNode();
+      String gone = "pekko://openaccel@127.0.0.1:1"; // no such member
+      ByteArrayOutputStream text = new ByteArrayOutputStream();
+      boolean ok =
+          new DistributedPipeline(cluster.node(0), List.of(self, gone, self), 4, 4096)
+              .run(new PrintStream(text, true, StandardCharsets.UTF_8));
+      String report = text.toString(StandardCharsets.UTF_8);
+      assertFalse(ok, report);
+      assertTrue(report.contains("FAILED at batch 0 of 4, step start"), report);
+      assertTrue(report.contains("batches completed: 0 of 4"), report);
     }
   }
 }

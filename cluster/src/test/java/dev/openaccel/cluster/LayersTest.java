@@ -9,6 +9,7 @@ import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 import com.tngtech.archunit.lang.ArchRule;
+import dev.openaccel.runtime.spi.ConfigValues;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.EventChecks;
 import dev.openaccel.runtime.spi.RemoteEvents;
@@ -46,10 +47,14 @@ class LayersTest {
                   .and(
                       not(
                           belongToAnyOf(
-                              RemoteEvents.class, DeviceThread.class, EventChecks.class))))
+                              RemoteEvents.class,
+                              DeviceThread.class,
+                              EventChecks.class,
+                              ConfigValues.class))))
           .as(
-              "cluster uses of the SPI only its extension point RemoteEvents and the checks every"
-                  + " Event applies (DeviceThread, EventChecks)")
+              "cluster uses of the SPI only its extension point RemoteEvents, the checks every"
+                  + " Event applies (DeviceThread, EventChecks) and the configuration reader"
+                  + " (ConfigValues)")
           .because("the cluster module is no backend: it opens remote events and nothing else");
 
   @Test

@@ -4,8 +4,12 @@ import java.nio.ByteBuffer;
 
 /**
  * What a running {@link Kernel} sees: views of its buffers, its device and its stream. Valid only
- * while the kernel runs: afterwards the views have no remaining bytes (any access throws) and
- * {@link #buffer} throws {@link IllegalStateException}.
+ * while the kernel runs: afterwards {@link #buffer} throws {@link IllegalStateException} ("used
+ * after its kernel returned"), and a view kept past its kernel has no bytes left, so any access
+ * throws {@link ByteBuffer}'s own exception: {@link IndexOutOfBoundsException} for an absolute
+ * access, {@link java.nio.BufferUnderflowException} or {@link java.nio.BufferOverflowException} for
+ * a relative one. Those carry no message (a {@code ByteBuffer} cannot be made to say more); in a
+ * kernel, the {@link DeviceExecutionException} that reports them names the kernel.
  */
 public interface KernelContext {
 

@@ -75,8 +75,12 @@ public final class Stream implements AutoCloseable {
    * Blocks until the work enqueued so far has completed.
    *
    * @throws DeviceExecutionException if covered work failed since the last stream synchronization
+   *     (not a {@link #submit}'s failure, which its stage reports), or the stream stopped before
+   *     the work ran
    * @throws IllegalStateException containing "blocking call on an actor thread" on an OpenAccel
-   *     thread
+   *     thread or a dispatcher thread of the accelerator's actor system; after the accelerator
+   *     closed, containing "accepts no more work", as {@link #launch} (unless nothing was left to
+   *     wait for)
    */
   public void synchronize() {
     ops.synchronize();
@@ -155,12 +159,20 @@ public final class Stream implements AutoCloseable {
    * included, fails only this kernel: a {@link DeviceExecutionException} naming it (cause kept) is
    * reported at the next covering sync, and later work still runs. Blocking calls inside a kernel
    * are rejected; use the {@code CompletionStage} forms.
+   *
+   * @throws IllegalStateException containing "accepts no more work" after the accelerator closed
    */
   public void launch(String name, Runnable kernel) {
     ops.launch(Objects.requireNonNull(name, "name"), Objects.requireNonNull(kernel, "kernel"));
   }
 
-  /** Enqueues a kernel with a result; a kernel failure completes the stage exceptionally. */
+  /**
+   * Enqueues a kernel with a result. Its failure is reported once, by the stage, which completes
+   * exceptionally with the {@link DeviceExecutionException}: a later {@link #synchronize} or record
+   * of this stream does not report it again (whoever submits holds the stage that says it failed).
+   *
+   * @throws IllegalStateException containing "accepts no more work" after the accelerator closed
+   */
   public <T> CompletionStage<T> submit(String name, Callable<T> kernel) {
     return ops.submit(
         Objects.requireNonNull(name, "name"), Objects.requireNonNull(kernel, "kernel"));

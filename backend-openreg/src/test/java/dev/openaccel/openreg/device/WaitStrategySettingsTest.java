@@ -2,14 +2,9 @@ package dev.openaccel.openreg.device;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
-import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
-import dev.openaccel.openreg.OpenRegProvider;
 import dev.openaccel.openreg.OpenRegSettings;
-import dev.openaccel.runtime.Accelerator;
-import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.spi.WaitStrategy;
 import java.util.Map;
 import org.junit.jupiter.api.Test;
@@ -81,23 +76,5 @@ class WaitStrategySettingsTest {
             () -> settings("openaccel.openreg.devices.first.wait-strategy = yielding"));
     assertEquals(
         "openaccel.openreg.devices must be keyed by device index, got 'first'", e.getMessage());
-  }
-
-  @Test
-  void aBadValueFailsTheBackendAtStartWithTheReason() {
-    Config config =
-        ConfigFactory.parseString(
-            "openaccel.system-name = bad-wait-strategy\n"
-                + "openaccel.openreg.wait-strategy = fast");
-    try (Accelerator accelerator = Accelerator.start(config)) {
-      IllegalStateException e =
-          assertThrows(
-              IllegalStateException.class,
-              () -> accelerator.newStream(Device.of(OpenRegProvider.TYPE, 0)));
-      assertTrue(
-          e.getMessage().contains("openaccel.openreg.wait-strategy")
-              && e.getMessage().contains("'fast'"),
-          e.getMessage());
-    }
   }
 }

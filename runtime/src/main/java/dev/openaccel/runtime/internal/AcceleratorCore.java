@@ -63,6 +63,7 @@ public final class AcceleratorCore implements Extension {
     this.system = system;
     this.afterTermination = AfterTermination.get(system);
     Config config = system.settings().config();
+    RuntimeConfig.check(config, system.dynamicAccess().classLoader()); // fails the start if bad
     String configured = config.getString("openaccel.default-device-type");
     // Parsed once: currentAccelerator() is on the path of every newEvent() and newStream().
     this.configuredType = configured.isEmpty() ? null : DeviceType.of(configured);
@@ -103,7 +104,7 @@ public final class AcceleratorCore implements Extension {
             .withFallback(ConfigFactory.defaultReferenceUnresolved())
             .resolve();
     ActorSystem<Void> system =
-        ActorSystem.create(Behaviors.empty(), full.getString("openaccel.system-name"), full);
+        ActorSystem.create(Behaviors.empty(), RuntimeConfig.systemName(full), full);
     get(system).ownsSystem = true;
     log.debug("started actor system {} for its accelerator", system.name());
     return system;

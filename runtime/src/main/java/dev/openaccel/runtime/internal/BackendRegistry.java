@@ -1,9 +1,11 @@
 package dev.openaccel.runtime.internal;
 
 import com.typesafe.config.Config;
+import com.typesafe.config.ConfigException;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.spi.BackendContext;
 import dev.openaccel.runtime.spi.BackendProvider;
+import dev.openaccel.runtime.spi.ConfigValues;
 import dev.openaccel.runtime.spi.DeviceGuardImpl;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import java.util.Collections;
@@ -18,7 +20,9 @@ import org.slf4j.LoggerFactory;
 
 /**
  * The backends of one {@code Accelerator}, found with {@link ServiceLoader} and created once. A
- * provider that throws is kept as a backend with zero devices that reports its failure. Internal.
+ * provider that throws {@link IllegalArgumentException} (a bad configuration value, see {@link
+ * dev.openaccel.runtime.spi.ConfigValues}) or {@link ConfigException} fails the start; one that
+ * throws anything else is kept as a backend with zero devices that reports its failure. Internal.
  *
  * <p>Owns: the type-to-backend table, fixed at construction.
  */
@@ -39,7 +43,8 @@ final class BackendRegistry {
    */
   static BackendRegistry load(
       ClassLoader loader, Config config, Function<DeviceType, BackendContext> contexts) {
-    Set<String> disabled = new LinkedHashSet<>(config.getStringList("openaccel.disabled-backends"));
+    Set<String> disabled =
+        new LinkedHashSet<>(ConfigValues.stringList(config, "openaccel.disabled-backends"));
     Map<DeviceType, VirtualGuardImpl> backends =
         new TreeMap<>((a, b) -> a.name().compareTo(b.name()));
     for (BackendProvider provider : ServiceLoader.load(BackendProvider.class, loader)) {
@@ -70,6 +75,8 @@ final class BackendRegistry {
                 + " backend");
       }
       return impl;
+    } catch (IllegalArgumentException | ConfigException misconfigured) {
+      throw misconfigured; // the user's to fix, at start: no backend with a hidden error
     } catch (RuntimeException | LinkageError e) {
       log.error("backend {} failed to initialise; it reports 0 devices", type, e);
       return new FailedBackend(type, e);

@@ -35,6 +35,7 @@ public final class ActorEngine extends EngineEvents {
   private final Tracer tracer;
   private final EngineDevices devices;
   private final CurrentDevice currentDevice;
+  private final ActorSystem<?> system;
 
   /**
    * Starts the device actors of {@code spec} under {@code system}'s system guardian.
@@ -54,8 +55,19 @@ public final class ActorEngine extends EngineEvents {
     this.type = spec.type();
     this.current = current;
     this.tracer = tracer;
+    this.system = system;
     this.devices = new EngineDevices(this, system, syncTimeout);
     this.currentDevice = new CurrentDevice(type, spec.deviceCount(), current, devices);
+  }
+
+  /**
+   * Rejects a blocking call from a device thread or a dispatcher thread of this engine's system.
+   *
+   * @throws IllegalStateException containing "blocking call on an actor thread"
+   */
+  @Override
+  void checkMayBlock(String call, String asyncAlternative) {
+    DeviceThread.checkMayBlock(system, call, asyncAlternative);
   }
 
   EngineSpec spec() {
@@ -173,7 +185,7 @@ public final class ActorEngine extends EngineEvents {
 
   @Override
   public void synchronizeDevice(int deviceIndex) {
-    DeviceThread.checkMayBlock("Accelerator.synchronize()", "Accelerator.synchronizeAsync(device)");
+    checkMayBlock("Accelerator.synchronize()", "Accelerator.synchronizeAsync(device)");
     int index = checkIndex(Device.of(type, deviceIndex));
     Failures.await(
         devices.synchronize(index).toCompletableFuture(), "the work of " + Device.of(type, index));

@@ -51,6 +51,9 @@ abstract class EngineEvents implements Engine {
     this.router = new VirtualGuardImpl(this);
   }
 
+  /** See {@link ActorEngine#checkMayBlock}. */
+  abstract void checkMayBlock(String call, String asyncAlternative);
+
   /** The engine side of {@code stream}; see {@link ActorEngine#handleOf}. */
   abstract StreamQueue handleOf(Stream stream);
 
@@ -140,11 +143,12 @@ abstract class EngineEvents implements Engine {
   }
 
   /**
-   * Blocks until the latest record completes; false if {@code timeout} passed first. The
-   * blocking-call check was made by the caller's entry point.
+   * Blocks until the latest record completes; false if {@code timeout} passed first. Rejects a
+   * caller on a thread of the engine's actor system, which the entry point cannot tell.
    */
   @Override
   public final boolean synchronizeEvent(BackendEvent e, Duration timeout) {
+    checkMayBlock("Event.synchronize()", "Event.completion()"); // the caller checked device threads
     EngineEvent event = own(e);
     if (tracer.enabled() && event.wasRecorded()) {
       tracer.publish(

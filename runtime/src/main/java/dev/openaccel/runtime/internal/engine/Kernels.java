@@ -220,7 +220,8 @@ final class Kernels {
   }
 
   private DeviceExecutionException failed(String name, Throwable cause) {
-    log.warn("kernel '{}' failed on {}: {}", name, stream, cause.toString());
+    // Reported once, to the caller, at the sync point that covers it (or through the submit's
+    // stage); the log only traces it for debugging.
     log.debug("kernel '{}' failed on {}", name, stream, cause);
     return new DeviceExecutionException(
         "kernel '" + name + "' failed on " + stream + ": " + cause, cause);

@@ -250,11 +250,12 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
       return false; // Java code runs once the device has ended the work before it
     }
     Kernels.Outcome outcome = kernels.run(kernel.name(), kernel);
-    progress.fail(outcome.failure());
     if (kernel.result() == null) {
+      progress.fail(outcome.failure()); // a launch's failure is reported at the next sync
       progress.itemCompletedUnpublished(); // drain() publishes
       return true;
     }
+    // A submit's failure is reported once, by its stage: not again by later syncs or records.
     kernels.leave(); // the result's callbacks run in a fresh context
     progress.itemCompleted(); // before the caller's stage completes, so query() agrees with it
     outcome.complete(kernel.result());

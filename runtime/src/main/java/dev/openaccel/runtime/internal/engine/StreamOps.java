@@ -8,7 +8,6 @@ import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Kernel;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Capability;
-import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.nio.ByteBuffer;
 import java.util.Objects;
@@ -107,7 +106,7 @@ abstract class StreamOps implements Stream.Ops {
 
   @Override
   public void synchronize() {
-    DeviceThread.checkMayBlock("Stream.synchronize()", "Stream.synchronizeAsync()");
+    engine.checkMayBlock("Stream.synchronize()", "Stream.synchronizeAsync()");
     if (engine.tracer().enabled()) {
       engine
           .tracer()
@@ -115,7 +114,9 @@ abstract class StreamOps implements Stream.Ops {
               new TraceEvent.StreamSynchronized(stream.device(), stream.id(), System.nanoTime()));
     }
     if (!isSettled()) {
-      Failures.await(syncStage(), "the work of " + stream);
+      CompletableFuture<Void> done = new CompletableFuture<>();
+      enqueue(new WorkItem.Sync(done)); // after the stop: IllegalStateException, as launch throws
+      Failures.await(done, "the work of " + stream);
     }
   }
 

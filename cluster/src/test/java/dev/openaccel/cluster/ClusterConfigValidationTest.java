@@ -1,0 +1,54 @@
+package dev.openaccel.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import com.typesafe.config.Config;
+import com.typesafe.config.ConfigFactory;
+import java.util.LinkedHashMap;
+import java.util.Map;
+import java.util.stream.Stream;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
+import org.junit.jupiter.api.DynamicTest;
+import org.junit.jupiter.api.TestFactory;
+
+/**
+ * Every {@code openaccel.cluster.} key, given a bad value, fails the creation of the system's
+ * extension with an {@link IllegalArgumentException} naming the key, the value and what is allowed.
+ * ({@code openaccel.cluster.bulk-dispatcher} is a Pekko dispatcher, whose keys Pekko checks.)
+ */
+class ClusterConfigValidationTest {
+  private static final Map<String, String> BAD = new LinkedHashMap<>();
+
+  static {
+    BAD.put("openaccel.cluster.control-timeout", "never");
+    BAD.put("openaccel.cluster.bulk.window", "1");
+    BAD.put("openaccel.cluster.bulk.timeout", "0s");
+  }
+
+  @TestFactory
+  Stream<DynamicTest> aBadValueOfEachKeyFailsTheExtensionNamingKeyValueAndWhatIsAllowed() {
+    return BAD.entrySet().stream()
+        .map(
+            bad ->
+                DynamicTest.dynamicTest(
+                    bad.getKey(),
+                    () -> {
+                      Config config =
+                          ConfigFactory.parseString(bad.getKey() + " = " + bad.getValue())
+                              .withFallback(ConfigFactory.load())
+                              .resolve();
+                      IllegalArgumentException e =
+                          assertThrows(
+                              IllegalArgumentException.class,
+                              () ->
+                                  ClusterAccelerator.get(
+                                      ActorSystem.create(
+                                          Behaviors.empty(), "cluster-config", config)));
+                      assertTrue(e.getMessage().startsWith(bad.getKey() + " must"), e::getMessage);
+                      assertTrue(
+                          e.getMessage().contains("got '" + bad.getValue() + "'"), e::getMessage);
+                    }));
+  }
+}
