@@ -11,11 +11,8 @@ import java.util.concurrent.CompletionStage;
  *
  * <p>A value: two {@code Stream}s are equal when they name the same device and stream id, however
  * they were obtained. All methods are thread-safe.
- *
- * <p>A stream made with {@code Accelerator.newStream} may be closed ({@link #close}): its queued
- * work still runs, then its actor and device queue are released. Stream ids are never reused.
  */
-public final class Stream implements AutoCloseable {
+public final class Stream {
   private final Device device;
   private final long id;
   private final int priority;
@@ -119,21 +116,6 @@ public final class Stream implements AutoCloseable {
   public void waitFor(CompletionStage<?> signal) {
     Objects.requireNonNull(signal, "signal");
     ops.waitFor(signal);
-  }
-
-  /**
-   * Closes this stream: it takes no more work (later calls that enqueue throw {@link
-   * IllegalStateException} containing "accepts no more work"), the work queued so far still runs,
-   * and then the stream's actor and device queue are released. Waits for nothing; idempotent; a
-   * synchronize taken before still covers the queued work. Once released, {@code
-   * Accelerator.stream(device, id)} no longer knows the id.
-   *
-   * @throws IllegalStateException for the default stream or a stream of the pool, which others
-   *     share
-   */
-  @Override
-  public void close() {
-    ops.close();
   }
 
   /** Records a new default-options event here and returns it. */
@@ -288,10 +270,5 @@ public final class Stream implements AutoCloseable {
 
     /** Work enqueued here after this call waits until {@code signal} completes. */
     void waitFor(CompletionStage<?> signal);
-
-    /** Closes the stream (see {@link Stream#close}); by default, streams cannot be closed. */
-    default void close() {
-      throw new UnsupportedOperationException(this + " cannot be closed");
-    }
   }
 }

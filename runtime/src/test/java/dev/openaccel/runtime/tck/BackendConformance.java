@@ -92,11 +92,4 @@ public abstract class BackendConformance {
       runFor(BackendConformance.this);
     }
   }
-
-  @Nested
-  class StreamClose extends StreamCloseTck {
-    StreamClose() {
-      runFor(BackendConformance.this);
-    }
-  }
 }

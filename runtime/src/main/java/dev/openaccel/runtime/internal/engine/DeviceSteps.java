@@ -33,11 +33,6 @@ final class DeviceSteps {
     this.progress = progress;
   }
 
-  /** Whether nothing is in flight or gated. */
-  boolean idle() {
-    return gated == null && inFlight.isEmpty();
-  }
-
   /** Whether an item is parked until the device work before it has ended. */
   boolean gated() {
     return gated != null;

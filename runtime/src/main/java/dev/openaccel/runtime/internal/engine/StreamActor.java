@@ -111,8 +111,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
       } else {
         return Behaviors.unhandled();
       }
-      boolean idle = blockedOn == null && (device == null || device.idle());
-      return idle && handle.closed(true) ? Behaviors.stopped() : this; // closed: done once idle
+      return this;
     } catch (RuntimeException | Error e) {
       crashed = e; // the actor stops; its work fails naming this (see onPostStop)
       throw e;

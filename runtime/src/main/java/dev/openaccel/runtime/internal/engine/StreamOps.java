@@ -51,7 +51,7 @@ abstract class StreamOps implements Stream.Ops {
   /** True when idle and no failure awaits reporting: a synchronize would return at once. */
   abstract boolean isSettled();
 
-  /** Whether the stream takes work: it was neither stopped nor closed. */
+  /** Whether the stream takes work: it has not stopped. */
   abstract boolean acceptsWork();
 
   /**

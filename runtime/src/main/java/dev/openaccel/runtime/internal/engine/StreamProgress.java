@@ -13,12 +13,25 @@ import java.util.List;
  * The state word of {@link StreamQueue} makes that one thread; producers and readers only read.
  */
 final class StreamProgress {
+  // Items taken from the queue; owner only. Kept here, not in the queue that producers read on
+  // every enqueue, so that counting them writes no cache line the producers read.
+  private long taken;
   // The owner's own count, ahead of completed by the items not yet published; owner only.
   private long count;
   // Written only by the stream's owner (see the class comment); read by query() on any thread.
   private volatile long completed;
   // Written only by the stream's owner; read by isSettled() on any thread.
   private volatile DeviceExecutionException unreported;
+
+  /** How many items the owner has taken from the stream's queue. Owner only. */
+  long taken() {
+    return taken;
+  }
+
+  /** Counts one item taken from the stream's queue. Owner only. */
+  void took() {
+    taken++;
+  }
 
   long completed() {
     return completed;

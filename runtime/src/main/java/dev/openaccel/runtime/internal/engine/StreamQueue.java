@@ -18,8 +18,7 @@ import org.jctools.queues.atomic.unpadded.MpscUnboundedAtomicUnpaddedArrayQueue;
  *   producers (any thread)                     owner (one thread at a time, by claim)
  *   enqueue: CAS state: count+1, IDLE off --.  poll, idleOrContinue (sets IDLE once all taken)
  *            items.offer(item)              |  stop: sets STOPPED, takes every reserved item
- *            IDLE was on? -> wake           '> state: [ count | CLOSED | STOPPED | OWNED | IDLE ]
- *   close: CAS CLOSED (no more work; the owner runs what is queued, then stops)
+ *            IDLE was on? -> wake           '> state: [ reserved count | STOPPED | OWNED | IDLE ]
  * </pre>
  *
  * <p>Ordering point: every enqueue reserves its place with one compare-and-set on {@code state}
@@ -29,19 +28,17 @@ import org.jctools.queues.atomic.unpadded.MpscUnboundedAtomicUnpaddedArrayQueue;
  * the owner's taken count is compared with: a reserved item not yet appended is waited for.
  *
  * <p>Owns: {@code state}, changed only by compare-and-set: producers add to the count and clear
- * {@code IDLE}, never once {@code STOPPED} or {@code CLOSED} is set (the count is then final);
- * {@link #close} sets {@code CLOSED} and then writes {@code stopReason}; the owner sets {@code
+ * {@code IDLE}, never once {@code STOPPED} is set (the count is then final); the owner sets {@code
  * IDLE}, {@code OWNED} and {@code STOPPED}. The owner (the stream's actor once it {@link #claim}ed
- * the stream, or whoever won {@link #stopUnowned}) alone writes {@code taken}, the {@link
- * StreamProgress} and, unless the stream was closed, {@code stopReason} just after {@code STOPPED}.
- * A producer that finds either flag appends nothing and settles only its own item.
+ * the stream, or whoever won {@link #stopUnowned}) alone writes the {@link StreamProgress} and
+ * {@code stopReason}, just after {@code STOPPED}. A producer that finds {@code STOPPED} appends
+ * nothing and settles only its own item.
  */
 final class StreamQueue extends StreamOps {
   private static final long IDLE = 1; // no turn pending or running: who clears it wakes the owner
   private static final long OWNED = 2; // the stream's actor claimed the owner's side
   private static final long STOPPED = 4; // no more work: the owner took every reserved item
-  private static final long CLOSED = 8; // no more work: the owner runs what is queued, then stops
-  private static final long ONE = 16; // one reserved item: the count is the bits above the flags
+  private static final long ONE = 8; // one reserved item: the count is the bits above the flags
   private static final int CHUNK = 32; // items per array of the queue: an idle stream holds one
 
   private final ActorRef<DeviceActor.Command> device;
@@ -50,9 +47,7 @@ final class StreamQueue extends StreamOps {
       new MpscUnboundedAtomicUnpaddedArrayQueue<>(CHUNK);
   private final AtomicLong state = new AtomicLong(IDLE);
   private final StreamProgress progress = new StreamProgress();
-  private long taken; // the owner's: items polled so far
-  private final boolean closable; // not the default stream nor a pool stream, which are shared
-  private volatile DeviceExecutionException stopReason; // written once: see the class comment
+  private volatile DeviceExecutionException stopReason; // the owner's, once STOPPED is set
   private volatile ActorRef<StreamActor.Command> actor; // written once, by the actor's claim
 
   /**
@@ -65,12 +60,10 @@ final class StreamQueue extends StreamOps {
       Device deviceId,
       long id,
       int priority,
-      int batch,
-      boolean closable) {
+      int batch) {
     super(engine, deviceId, id, priority);
     this.device = device;
     this.batch = batch;
-    this.closable = closable;
   }
 
   StreamProgress progress() {
@@ -99,7 +92,7 @@ final class StreamQueue extends StreamOps {
 
   @Override
   boolean acceptsWork() {
-    return (state.get() & (STOPPED | CLOSED)) == 0;
+    return (state.get() & STOPPED) == 0;
   }
 
   @Override
@@ -112,7 +105,7 @@ final class StreamQueue extends StreamOps {
   @Override
   void enqueue(WorkItem item) {
     long s = state.get();
-    for (long seen; (s & (STOPPED | CLOSED)) == 0; s = seen) {
+    for (long seen; (s & STOPPED) == 0; s = seen) {
       seen = state.compareAndExchange(s, (s + ONE) & ~IDLE); // reserve, and take the wake-up
       if (seen == s) {
         items.offer(item);
@@ -141,46 +134,14 @@ final class StreamQueue extends StreamOps {
     }
   }
 
-  // Why the stream stopped or was closed: written just after the flag, so a reader that saw the
-  // flag first waits those few instructions.
+  // Why the stream stopped: written just after the flag, so a reader that saw the flag first waits
+  // those few instructions.
   private DeviceExecutionException stopReason() {
     DeviceExecutionException why;
     while ((why = stopReason) == null) {
       Thread.onSpinWait();
     }
     return why;
-  }
-
-  /**
-   * Closes the stream: no more work; the owner runs what is queued, then stops (an idle owner is
-   * woken for it; a stream that never had work is stopped here). Idempotent; any thread.
-   */
-  @Override
-  public void close() {
-    if (!closable) {
-      throw new IllegalStateException(
-          stream() + " is shared (a default or pool stream): not closed");
-    }
-    long s = state.get();
-    for (long seen; (s & (STOPPED | CLOSED)) == 0; s = seen) {
-      seen = state.compareAndExchange(s, (s | CLOSED) & ~IDLE);
-      if (seen == s) {
-        stopReason = stopFailure("it was closed");
-        if ((s & OWNED) == 0 && s / ONE == 0) {
-          stopUnowned("it was closed"); // nothing queued: no actor will ever come
-          engine().devices().registry(stream().deviceIndex()).forget(stream().id());
-        } else if ((s & IDLE) != 0) {
-          wake();
-        }
-        return;
-      }
-    }
-  }
-
-  /** Whether the stream was closed, and also ({@code allTaken}) the owner took all its work. */
-  boolean closed(boolean allTaken) {
-    long s = state.get();
-    return (s & CLOSED) != 0 && (!allTaken || s / ONE == taken); // taken: owner only
   }
 
   // ---- the owner's side: the stream's actor, or whoever stopped a stream no actor claimed ----
@@ -205,11 +166,11 @@ final class StreamQueue extends StreamOps {
   /** The next item, or null; owner only. */
   WorkItem poll() {
     WorkItem item = items.poll();
-    if (item == null && taken < state.get() / ONE) {
+    if (item == null && progress.taken() < state.get() / ONE) {
       item = arriving();
     }
     if (item != null) {
-      taken++;
+      progress.took();
     }
     return item;
   }
@@ -240,10 +201,7 @@ final class StreamQueue extends StreamOps {
    */
   boolean idleOrContinue() {
     long s = state.get();
-    while (s / ONE == taken) {
-      if ((s & CLOSED) != 0) {
-        return false; // closed: nothing more can come, and no wake-up is wanted
-      }
+    while (s / ONE == progress.taken()) {
       long witness = state.compareAndExchange(s, s | IDLE);
       if (witness == s) {
         return false;
@@ -259,11 +217,7 @@ final class StreamQueue extends StreamOps {
    */
   void stop(DeviceExecutionException why) {
     long s = state.getAndUpdate(v -> v | STOPPED);
-    if ((s & CLOSED) == 0) {
-      stopReason = why; // else the closer wrote it
-    } else {
-      engine().devices().registry(stream().deviceIndex()).forget(stream().id()); // ids never reused
-    }
+    stopReason = why;
     progress.rejectAll(takeAll(s / ONE), why);
   }
 
@@ -279,9 +233,7 @@ final class StreamQueue extends StreamOps {
     while ((s & (OWNED | STOPPED)) == 0) {
       long witness = state.compareAndExchange(s, s | STOPPED);
       if (witness == s) {
-        if ((s & CLOSED) == 0) {
-          stopReason = why; // else the closer wrote it
-        }
+        stopReason = why;
         progress.rejectAll(takeAll(s / ONE), why);
         return;
       }
@@ -290,10 +242,10 @@ final class StreamQueue extends StreamOps {
   }
 
   private List<WorkItem> takeAll(long reserved) {
-    List<WorkItem> rest = new ArrayList<>((int) Math.min(reserved - taken, 64));
-    while (taken < reserved) {
+    List<WorkItem> rest = new ArrayList<>((int) Math.min(reserved - progress.taken(), 64));
+    while (progress.taken() < reserved) {
       rest.add(arriving());
-      taken++;
+      progress.took();
     }
     return rest;
   }

@@ -51,7 +51,7 @@ final class StreamRegistry {
     this.lowPool = new AtomicReferenceArray<>(pool);
     this.highPool = new AtomicReferenceArray<>(pool);
     this.nextId = new AtomicLong(2L * pool + 1);
-    this.defaultStream = create(0, spec.priorityRange().least(), false);
+    this.defaultStream = create(0, spec.priorityRange().least());
   }
 
   Device device() {
@@ -67,7 +67,7 @@ final class StreamRegistry {
   }
 
   StreamQueue newStream(int priority) {
-    return create(nextId.getAndIncrement(), spec.priorityRange().clamp(priority), true);
+    return create(nextId.getAndIncrement(), spec.priorityRange().clamp(priority));
   }
 
   /** The next pooled stream of the given priority class, round-robin. */
@@ -85,7 +85,7 @@ final class StreamRegistry {
         long id = 1L + slot + (highPriority ? pool.length() : 0);
         int priority =
             highPriority ? spec.priorityRange().greatest() : spec.priorityRange().least();
-        existing = create(id, priority, false);
+        existing = create(id, priority);
         pool.set(slot, existing);
       }
       return existing;
@@ -102,14 +102,8 @@ final class StreamRegistry {
     return new ArrayList<>(streams.values());
   }
 
-  /** Forgets the stream {@code id}, closed and stopped: ids are never reused. */
-  void forget(long id) {
-    streams.remove(id);
-  }
-
-  private StreamQueue create(long id, int priority, boolean closable) {
-    StreamQueue handle =
-        new StreamQueue(engine, actor, device, id, priority, batchFor(priority), closable);
+  private StreamQueue create(long id, int priority) {
+    StreamQueue handle = new StreamQueue(engine, actor, device, id, priority, batchFor(priority));
     streams.put(id, handle);
     String stopped = owner.stoppedReason();
     if (stopped != null) {
