@@ -117,13 +117,8 @@ final class KernelArguments {
   private static int localSize(String kernel, KernelParameter p, LocalMemory local) {
     if (local.bytes() > Integer.MAX_VALUE) {
       throw new IllegalArgumentException(
-          "kernel "
-              + kernel
-              + " argument "
-              + p.index()
-              + " ("
-              + p
-              + ") asks for "
+          argument(kernel, p)
+              + " asks for "
               + local.bytes()
               + " bytes of local memory, more than any device has (at most "
               + Integer.MAX_VALUE
@@ -135,18 +130,18 @@ final class KernelArguments {
   private static <T> T require(String kernel, KernelParameter p, Object arg, Class<T> type) {
     if (!type.isInstance(arg)) {
       throw new IllegalArgumentException(
-          "kernel "
-              + kernel
-              + " argument "
-              + p.index()
-              + " ("
-              + p
-              + ") needs a "
+          argument(kernel, p)
+              + " needs a "
               + type.getSimpleName()
               + ", got "
               + (arg == null ? "null" : arg.getClass().getSimpleName() + " " + arg));
     }
     return type.cast(arg);
+  }
+
+  /** "kernel k argument i (parameter)": how a message names an argument. */
+  private static String argument(String kernel, KernelParameter p) {
+    return "kernel " + kernel + " argument " + p.index() + " (" + p + ")";
   }
 
   private static long bitsOf(Object value) {

@@ -18,12 +18,7 @@ public final class ConfigValues {
 
   /** A whole number {@code >= min}. */
   public static int intAtLeast(Config config, String key, int min) {
-    String allowed = "a whole number >= " + min;
-    int value = read(config, key, allowed, () -> config.getInt(key));
-    if (value < min) {
-      throw invalid(config, key, allowed);
-    }
-    return value;
+    return atLeast(config, key, "a whole number >= " + min, () -> config.getInt(key), min);
   }
 
   /** A whole number of 64 bits. */
@@ -34,21 +29,13 @@ public final class ConfigValues {
   /** A duration ({@code 10ms}, {@code 2s}) of at least {@code min}. */
   public static Duration durationAtLeast(Config config, String key, Duration min) {
     String allowed = "a duration such as 10ms or 2s, at least " + min.toMillis() + "ms";
-    Duration value = read(config, key, allowed, () -> config.getDuration(key));
-    if (value.compareTo(min) < 0) {
-      throw invalid(config, key, allowed);
-    }
-    return value;
+    return atLeast(config, key, allowed, () -> config.getDuration(key), min);
   }
 
   /** A size in bytes ({@code 256MiB}, {@code 4096}) of at least {@code min}. */
   public static long bytesAtLeast(Config config, String key, long min) {
     String allowed = "a size in bytes such as 4096 or 256MiB, at least " + min;
-    long value = read(config, key, allowed, () -> config.getBytes(key));
-    if (value < min) {
-      throw invalid(config, key, allowed);
-    }
-    return value;
+    return atLeast(config, key, allowed, () -> config.getBytes(key), min);
   }
 
   /** {@code on}/{@code off} (or {@code true}/{@code false}, {@code yes}/{@code no}). */
@@ -97,6 +84,15 @@ public final class ConfigValues {
 
   private interface Reader<T> {
     T read();
+  }
+
+  private static <T extends Comparable<T>> T atLeast(
+      Config config, String key, String allowed, Reader<T> reader, T min) {
+    T value = read(config, key, allowed, reader);
+    if (value.compareTo(min) < 0) {
+      throw invalid(config, key, allowed);
+    }
+    return value;
   }
 
   private static <T> T read(Config config, String key, String allowed, Reader<T> reader) {
