@@ -3,6 +3,7 @@ package dev.openaccel.cluster;
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.belongToAnyOf;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
 import com.tngtech.archunit.core.domain.JavaClasses;
@@ -65,5 +66,17 @@ class LayersTest {
   @Test
   void usesTheSpiOnlyThroughItsExtensionPoint() {
     spiOnlyThroughItsExtensionPoint.check(CLUSTER);
+  }
+
+  @Test
+  void noStaticFieldIsReassignable() {
+    fields()
+        .that()
+        .areStatic()
+        .should()
+        .beFinal()
+        .as("every static field of the cluster module is final")
+        .because("two cluster nodes in one JVM share no mutable state")
+        .check(CLUSTER);
   }
 }

@@ -1,5 +1,6 @@
 package dev.openaccel.runtime.architecture;
 
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 import static com.tngtech.archunit.library.Architectures.layeredArchitecture;
 import static com.tngtech.archunit.library.dependencies.SlicesRuleDefinition.slices;
@@ -90,6 +91,22 @@ class LayersTest {
           .beFreeOfCycles()
           .as("no package cycle between internal and internal.engine")
           .because("internal uses internal.engine, never the reverse");
+
+  private static final ArchRule noStaticMutableState =
+      fields()
+          .that()
+          .areStatic()
+          .should()
+          .beFinal()
+          .as("every static field of the runtime is final")
+          .because(
+              "two accelerators in one JVM (two cluster nodes in a test) share no mutable state,"
+                  + " and no module reaches another's through a static");
+
+  @Test
+  void noStaticFieldIsReassignable() {
+    noStaticMutableState.check(RUNTIME);
+  }
 
   @Test
   void layersFollowTheArchitecture() {

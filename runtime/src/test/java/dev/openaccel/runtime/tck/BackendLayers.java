@@ -3,16 +3,18 @@ package dev.openaccel.runtime.tck;
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyPackage;
+import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
 
 /**
  * A backend's place in the layers of {@code docs/ARCHITECTURE.md}, as a rule a backend's own test
  * checks: of OpenAccel, it uses the public API and the SPI only, never the runtime's {@code
- * internal} packages (the facade wiring and the engine). Third-party libraries are not restricted.
- * A failure names the rule and every offending dependency.
+ * internal} packages (the facade wiring and the engine), and it keeps no reassignable static field.
+ * Third-party libraries are not restricted. A failure names the rule and every offender.
  */
 public final class BackendLayers {
   private BackendLayers() {}
@@ -21,7 +23,8 @@ public final class BackendLayers {
    * Checks the production classes of {@code backendPackage} (e.g. {@code "dev.openaccel.openreg"}),
    * naming the backend {@code backendName} in the rule.
    *
-   * @throws AssertionError listing each dependency on a runtime package outside the API and SPI
+   * @throws AssertionError listing each dependency on a runtime package outside the API and SPI, or
+   *     each static field that is not final
    */
   public static void checkUsesOnlyPublicApiAndSpi(String backendPackage, String backendName) {
     noClasses()
@@ -40,10 +43,21 @@ public final class BackendLayers {
                             "dev.openaccel.runtime.spi.."))))
         .as("the " + backendName + " backend uses only OpenAccel's public API and SPI")
         .because("a backend plugs in through the SPI and never reaches the runtime's internals")
-        .check(
-            new ClassFileImporter()
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
-                .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
-                .importPackages(backendPackage));
+        .check(classes(backendPackage));
+    fields()
+        .that()
+        .areStatic()
+        .should()
+        .beFinal()
+        .as("every static field of the " + backendName + " backend is final")
+        .because("two accelerators in one JVM share no mutable state of a backend")
+        .check(classes(backendPackage));
+  }
+
+  private static JavaClasses classes(String backendPackage) {
+    return new ClassFileImporter()
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_TESTS)
+        .withImportOption(ImportOption.Predefined.DO_NOT_INCLUDE_JARS)
+        .importPackages(backendPackage);
   }
 }

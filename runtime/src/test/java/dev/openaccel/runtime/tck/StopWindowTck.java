@@ -227,6 +227,11 @@ public abstract class StopWindowTck extends BackendTck {
         assertTrue(
             String.valueOf(rejected.getCause().getMessage()).contains(STOPPED),
             what("a sync after close failed with " + rejected.getCause()));
+        IllegalStateException misuse =
+            assertThrows(IllegalStateException.class, stream::synchronize);
+        assertTrue(
+            String.valueOf(misuse.getMessage()).contains(STOPPED),
+            what("synchronize() after close threw " + misuse));
       }
     }
 

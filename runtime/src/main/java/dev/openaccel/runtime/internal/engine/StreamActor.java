@@ -204,7 +204,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
         }
         DevicePool.settle(); // a stream this one resumed gets a thread before anything runs here
         if (!step(item)) {
-          return; // parked; Resume, Marked or DeviceEnded continues
+          return; // parked; Woken or DeviceEnded continues
         }
       }
     } finally {
