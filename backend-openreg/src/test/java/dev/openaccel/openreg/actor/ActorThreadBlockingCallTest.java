@@ -16,6 +16,7 @@ import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
 import org.apache.pekko.actor.typed.Props;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.junit.jupiter.api.Test;
@@ -123,6 +124,44 @@ class ActorThreadBlockingCallTest extends SharedAcceleratorTest {
     } finally {
       other.terminate();
       other.getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
+    }
+  }
+
+  @Test
+  void blockingCallsOnTheOwnSystemsBlockingDispatcherWait() throws Exception {
+    Stream stream = acc.newStream(D0);
+    stream.launch("work", () -> {});
+    CompletableFuture<Throwable> thrown = new CompletableFuture<>();
+    acc.system()
+        .dispatchers()
+        .lookup(DispatcherSelector.blocking()) // where Pekko puts blocking calls
+        .execute(
+            () -> {
+              try {
+                stream.synchronize();
+                thrown.complete(null);
+              } catch (RuntimeException e) {
+                thrown.complete(e);
+              }
+            });
+    assertNull(thrown.get(10, TimeUnit.SECONDS));
+  }
+
+  @Test
+  void blockingCallsInAnActorOfAnotherSystemOfTheSameNameWait() throws Exception {
+    Stream stream = acc.newStream(D0);
+    stream.launch("work", () -> {});
+    ActorSystem<Void> namesake =
+        ActorSystem.create(
+            Behaviors.empty(),
+            acc.system().name(),
+            ConfigFactory.parseString("openaccel.disabled-backends = [openreg]")
+                .withFallback(ConfigFactory.load()));
+    try {
+      assertNull(thrownInAnActorOf(namesake, "namesake", stream::synchronize));
+    } finally {
+      namesake.terminate();
+      namesake.getWhenTerminated().toCompletableFuture().get(10, TimeUnit.SECONDS);
     }
   }
 }

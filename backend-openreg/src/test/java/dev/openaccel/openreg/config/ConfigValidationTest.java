@@ -125,7 +125,9 @@ class ConfigValidationTest {
             ConfigFactory.parseString(
                 "openaccel.system-name = misspelt\n"
                     + "openaccel.openreg.wait-stratgy = yielding\n"
-                    + "openaccel.openreg.devices.1.wait-strategy = yielding"))) {
+                    + "openaccel.openreg.devices.1.wait-strategy = yielding\n"
+                    // a list in the indexed form system properties give it: a known key
+                    + "openaccel.disabled-backends.0 = nothing"))) {
       assertEquals(2, accelerator.deviceCount());
     } finally {
       logger.detachAppender(seen);

@@ -71,7 +71,9 @@ final class RuntimeConfig {
     reference.getConfig("openaccel").entrySet().forEach(e -> known.add("openaccel." + e.getKey()));
     List<String> open = openObjects(reference);
     for (Map.Entry<String, ConfigValue> given : config.getConfig("openaccel").entrySet()) {
-      String key = "openaccel." + given.getKey();
+      // A list given as system properties arrives as indexed keys: -Dopenaccel.x.0=a is
+      // openaccel.x.
+      String key = ("openaccel." + given.getKey()).replaceAll("(\\.\\d+)+$", "");
       if (!known.contains(key) && open.stream().noneMatch(key::startsWith)) {
         log.warn(
             "unknown configuration key {} (no OpenAccel module on the class path reads it; it is"

@@ -1,8 +1,9 @@
 package dev.openaccel.runtime.spi;
 
-import com.typesafe.config.ConfigException;
+import org.apache.pekko.actor.ExtendedActorSystem;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.javadsl.Adapter;
+import org.apache.pekko.dispatch.MonitorableThreadFactory;
 
 /**
  * A thread that runs OpenAccel's device actors and kernels. Blocking calls are rejected on it: a
@@ -36,9 +37,11 @@ public final class DeviceThread extends Thread {
   }
 
   /**
-   * Rejects a blocking call made from a device thread or from any thread of {@code system}'s
-   * dispatchers (an actor of the accelerator's own system): blocking there holds up the actors, the
-   * device's among them, that the call may be waiting for. This method is thread-safe.
+   * Rejects a blocking call made from a device thread or from a thread of {@code system}'s default
+   * or internal dispatcher (an actor of the accelerator's own system, or Pekko's): blocking there
+   * holds up the actors, the device's among them, that the call may be waiting for. A dispatcher
+   * set aside for blocking work (Pekko's {@code default-blocking-io-dispatcher}, an application's
+   * own) is not rejected. This method is thread-safe.
    *
    * @param call the blocking call, e.g. {@code "Stream.synchronize()"}
    * @param asyncAlternative what to use there instead, e.g. {@code "Stream.synchronizeAsync()"}
@@ -51,24 +54,30 @@ public final class DeviceThread extends Thread {
   }
 
   /**
-   * True when the caller is a thread of one of {@code system}'s dispatchers. Pekko names those
-   * {@code <system>-<dispatcher id>-<n>}; the id must name a dispatcher of that system, so a thread
-   * of another system (or an application's own pool) whose name merely starts alike is not taken
-   * for one. This method is thread-safe.
+   * True when the caller is a thread of {@code system}'s default or internal dispatcher, where
+   * actors run unless told otherwise. The thread is recognised by the uncaught-exception handler
+   * that the system's own thread factory gives every thread it makes (one per system), so a thread
+   * of another system of the same name, or an application's thread named alike, is not taken for
+   * one; then by the dispatcher Pekko names in it ({@code <system>-<dispatcher id>-<n>}). About a
+   * nanosecond for a thread of no actor system. This method is thread-safe.
    */
   public static boolean runsActorsOf(ActorSystem<?> system) {
-    String name = Thread.currentThread().getName();
-    String prefix = system.name() + "-";
+    Thread thread = Thread.currentThread();
+    if (!(Adapter.toClassic(system) instanceof ExtendedActorSystem extended)
+        || !(extended.threadFactory() instanceof MonitorableThreadFactory factory)
+        || thread.getUncaughtExceptionHandler() != factory.exceptionHandler()) {
+      return false; // not made by this system's thread factory: no name is looked at
+    }
+    String name = thread.getName();
+    String prefix = factory.name() + "-";
     int counter = name.lastIndexOf('-');
     if (!name.startsWith(prefix) || counter <= prefix.length()) {
-      return false; // the common case, a thread of no actor system: no configuration lookup
+      return false;
     }
     String dispatcher = name.substring(prefix.length(), counter);
-    try {
-      return Adapter.toClassic(system).dispatchers().hasDispatcher(dispatcher);
-    } catch (ConfigException notAPath) {
-      return false; // a name no configuration path can spell is no dispatcher's
-    }
+    // Actors run here by default, and Pekko's own; a dispatcher set aside for blocking work is not.
+    return dispatcher.equals("pekko.actor.default-dispatcher")
+        || dispatcher.equals("pekko.actor.internal-dispatcher");
   }
 
   private static IllegalStateException rejected(String call, String asyncAlternative) {
