@@ -166,7 +166,8 @@ public final class ClusterAccelerator implements Extension {
         () -> {
           NodePort port = active().port(device.node());
           return port.newStream(device.device(), priority)
-              .thenApply(id -> new RemoteStream(device, id, port, node.waits()));
+              .thenApply(
+                  id -> new RemoteStream(device, id, port, node.waits(), accelerator.system()));
         });
   }
 

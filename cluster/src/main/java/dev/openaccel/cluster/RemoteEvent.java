@@ -159,7 +159,8 @@ final class RemoteEvent implements Event {
   @Override
   public void synchronize() {
     checkOpen("synchronize");
-    Blocking.await(view.latest(), "Event.synchronize()", "Event.completion()");
+    Blocking.await(
+        accelerator.system(), view.latest(), "Event.synchronize()", "Event.completion()");
   }
 
   @Override
@@ -167,7 +168,11 @@ final class RemoteEvent implements Event {
     Objects.requireNonNull(timeout, "timeout");
     checkOpen("synchronize");
     return Blocking.await(
-        view.latest(), timeout, "Event.synchronize(timeout)", "Event.completion()");
+        accelerator.system(),
+        view.latest(),
+        timeout,
+        "Event.synchronize(timeout)",
+        "Event.completion()");
   }
 
   @Override

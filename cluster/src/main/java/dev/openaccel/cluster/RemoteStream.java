@@ -7,6 +7,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import org.apache.pekko.actor.typed.ActorSystem;
 
 /**
  * A stream on a device of some node of the cluster, possibly this one. The stream lives on its
@@ -29,12 +30,15 @@ public final class RemoteStream {
   private final long id;
   private final NodePort port;
   private final Waits waits;
+  private final ActorSystem<?>
+      system; // this node's: its synchronize is not made on its dispatchers
 
-  RemoteStream(RemoteDevice device, long id, NodePort port, Waits waits) {
+  RemoteStream(RemoteDevice device, long id, NodePort port, Waits waits, ActorSystem<?> system) {
     this.device = device;
     this.id = id;
     this.port = port;
     this.waits = waits;
+    this.system = system;
   }
 
   public String node() {
@@ -206,13 +210,17 @@ public final class RemoteStream {
 
   /** Blocks until the work enqueued so far has completed; throws its failure. */
   public void synchronize() {
-    Blocking.await(synchronizeAsync(), "RemoteStream.synchronize()", "synchronizeAsync()");
+    Blocking.await(system, synchronizeAsync(), "RemoteStream.synchronize()", "synchronizeAsync()");
   }
 
   /** Like {@link #synchronize()}, false if {@code timeout} passes first. */
   public boolean synchronize(Duration timeout) {
     return Blocking.await(
-        synchronizeAsync(), timeout, "RemoteStream.synchronize(timeout)", "synchronizeAsync()");
+        system,
+        synchronizeAsync(),
+        timeout,
+        "RemoteStream.synchronize(timeout)",
+        "synchronizeAsync()");
   }
 
   /** Completes when the work enqueued so far has completed, exceptionally with its failure. */

@@ -14,8 +14,11 @@ import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.EventHandle;
 import java.nio.ByteBuffer;
 import java.time.Duration;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
+import org.apache.pekko.actor.typed.Props;
+import org.apache.pekko.actor.typed.javadsl.Behaviors;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -232,5 +235,33 @@ class RemoteStreamTest {
     assertFalse(opened.synchronize(Duration.ofMillis(200)));
     gate.countDown();
     assertTrue(opened.synchronize(Duration.ofSeconds(10)));
+  }
+
+  @Test
+  void aSynchronizeInAnActorOfTheNodesOwnSystemIsRejectedWithTheAsyncHint() throws Exception {
+    RemoteStream stream = client.newStream(cluster.device(1, 0));
+    stream.launch("fill", intArg(1), client.allocate(cluster.device(1, 0), 4));
+    CompletableFuture<Throwable> thrown = new CompletableFuture<>();
+    cluster
+        .system(0)
+        .systemActorOf(
+            Behaviors.<String>receiveMessage(
+                message -> {
+                  try {
+                    stream.synchronize();
+                    thrown.complete(null);
+                  } catch (RuntimeException e) {
+                    thrown.complete(e);
+                  }
+                  return Behaviors.stopped();
+                }),
+            "blocking-caller",
+            Props.empty())
+        .tell("call");
+    Throwable e = thrown.get(10, TimeUnit.SECONDS);
+    assertTrue(e instanceof IllegalStateException, () -> "got " + e);
+    assertTrue(e.getMessage().contains("blocking call on an actor thread"), e.getMessage());
+    assertTrue(e.getMessage().contains("synchronizeAsync()"), e.getMessage());
+    stream.synchronize(); // from the test's own thread it waits, as before
   }
 }
