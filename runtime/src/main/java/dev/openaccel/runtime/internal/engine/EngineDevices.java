@@ -165,9 +165,8 @@ final class EngineDevices {
     }
     List<DeviceSyncQuery.Member> members = new ArrayList<>();
     for (StreamQueue stream : streams) {
-      CompletableFuture<Void> marker = new CompletableFuture<>();
-      stream.enqueueOrSettle(new WorkItem.Sync(marker)); // now: covers the work enqueued so far
-      members.add(new DeviceSyncQuery.Member(stream.stream(), marker));
+      // now: covers the work enqueued so far
+      members.add(new DeviceSyncQuery.Member(stream.stream(), stream.syncStage()));
     }
     CompletableFuture<Void> done = new CompletableFuture<>();
     pendingSyncs.add(done);

@@ -126,7 +126,8 @@ abstract class StreamOps implements Stream.Ops {
   }
 
   /**
-   * A marker the stream completes when it reaches it: failed with what is unreported, or its stop.
+   * A stage the stream completes when it reaches it, covering the work enqueued before: failed with
+   * what is unreported, or with its stop.
    */
   CompletableFuture<Void> syncStage() {
     CompletableFuture<Void> done = new CompletableFuture<>();

@@ -216,9 +216,7 @@ final class StreamQueue extends StreamOps {
    * failed with {@code why}. Owner only, once.
    */
   void stop(DeviceExecutionException why) {
-    long s = state.getAndUpdate(v -> v | STOPPED);
-    stopReason = why;
-    progress.rejectAll(takeAll(s / ONE), why);
+    stopped(state.getAndUpdate(v -> v | STOPPED), why);
   }
 
   /**
@@ -233,12 +231,20 @@ final class StreamQueue extends StreamOps {
     while ((s & (OWNED | STOPPED)) == 0) {
       long witness = state.compareAndExchange(s, s | STOPPED);
       if (witness == s) {
-        stopReason = why;
-        progress.rejectAll(takeAll(s / ONE), why);
+        stopped(s, why);
         return;
       }
       s = witness;
     }
+  }
+
+  /**
+   * The stopper's part once it set {@code STOPPED} on state {@code before}: publishes why, then
+   * takes every item reserved before and settles it as failed.
+   */
+  private void stopped(long before, DeviceExecutionException why) {
+    stopReason = why;
+    progress.rejectAll(takeAll(before / ONE), why);
   }
 
   private List<WorkItem> takeAll(long reserved) {
