@@ -12,7 +12,7 @@ import java.util.concurrent.CompletionStage;
  * <p>A value: two {@code Stream}s are equal when they name the same device and stream id, however
  * they were obtained. All methods are thread-safe.
  */
-public final class Stream {
+public final class Stream implements AutoCloseable {
   private final Device device;
   private final long id;
   private final int priority;
@@ -28,32 +28,32 @@ public final class Stream {
     this.ops = Objects.requireNonNull(ops, "ops");
   }
 
-  /**
-   * Wraps a backend's stream; for backend implementations (users get streams from {@link
-   * Accelerator}).
-   *
-   * @throws IllegalArgumentException if the device has no index
-   */
+  /** Wraps a backend's stream, for backends; throws IllegalArgumentException without an index. */
   public static Stream wrap(Device device, long id, int priority, Ops ops) {
     return new Stream(device, id, priority, ops);
   }
 
+  /** The device this stream belongs to. */
   public Device device() {
     return device;
   }
 
+  /** The index of {@link #device}. */
   public int deviceIndex() {
     return device.index();
   }
 
+  /** The type of {@link #device}. */
   public DeviceType deviceType() {
     return device.type();
   }
 
+  /** The stream's id on its device: 0 for the default stream. */
   public long id() {
     return id;
   }
 
+  /** The priority it was created with, clamped into the backend's priority range. */
   public int priority() {
     return priority;
   }
@@ -68,6 +68,11 @@ public final class Stream {
     return ops.query();
   }
 
+  /** How many work items enqueued here have not completed: a snapshot; sends no message. */
+  public long pendingWork() {
+    return ops.pendingWork();
+  }
+
   /**
    * Blocks until the work enqueued so far has completed.
    *
@@ -75,18 +80,15 @@ public final class Stream {
    *     (not a {@link #submit}'s failure, which its stage reports), or the stream stopped before
    *     the work ran
    * @throws IllegalStateException containing "blocking call on an actor thread" on an OpenAccel
-   *     thread or a dispatcher thread of the accelerator's actor system; after the accelerator
-   *     closed, containing "accepts no more work", as {@link #launch} (unless nothing was left to
-   *     wait for)
+   *     thread or a dispatcher thread of the accelerator's actor system; after this stream or the
+   *     accelerator closed, containing "accepts no more work", as {@link #launch} (after the
+   *     accelerator's close only if something was left to wait for)
    */
   public void synchronize() {
     ops.synchronize();
   }
 
-  /**
-   * Completes when the work enqueued so far has completed; the non-blocking form of {@link
-   * #synchronize}.
-   */
+  /** Completes when the work enqueued so far has completed: {@link #synchronize}, not blocking. */
   public CompletionStage<Void> synchronizeAsync() {
     return ops.synchronizeAsync();
   }
@@ -204,6 +206,21 @@ public final class Stream {
         Objects.requireNonNull(name, "name"), Objects.requireNonNull(kernel, "kernel"), buffers);
   }
 
+  /**
+   * Closes this stream: the work enqueued so far still runs, in order, and the stream then gives
+   * back its actor and device queue; this call waits for nothing. Every later call that enqueues or
+   * synchronizes on it throws an {@link IllegalStateException} ("... accepts no more work"); {@link
+   * #query} and {@link #pendingWork} still answer. A failure of its work that no synchronize
+   * reported is logged at WARN when it ends. Its id is never handed out again: {@code
+   * Accelerator.stream(device, id)} then throws. Idempotent.
+   *
+   * @throws IllegalStateException for the default stream or a pooled stream, which are shared
+   */
+  @Override
+  public void close() {
+    ops.close();
+  }
+
   @Override
   public boolean equals(Object o) {
     return o instanceof Stream other && id == other.id && device.equals(other.device);
@@ -241,6 +258,9 @@ public final class Stream {
     /** True when all work enqueued so far has completed. Must not send a message. */
     boolean query();
 
+    /** How many work items enqueued so far have not completed. Must not send a message. */
+    long pendingWork();
+
     /** Blocks until the work enqueued so far has completed; throws its failure if any. */
     void synchronize();
 
@@ -270,5 +290,8 @@ public final class Stream {
 
     /** Work enqueued here after this call waits until {@code signal} completes. */
     void waitFor(CompletionStage<?> signal);
+
+    /** Closes the stream: see {@link Stream#close}. */
+    void close();
   }
 }

@@ -112,8 +112,9 @@ class EmbeddingTest {
         assertThrows(ExecutionException.class, () -> sync.get(10, TimeUnit.SECONDS));
     assertInstanceOf(DeviceExecutionException.class, failed.getCause());
     assertTrue(parked.query(), "a stream parked at shutdown has nothing left pending");
-    Stream late = accelerator.newStream(device);
-    assertThrows(IllegalStateException.class, () -> late.launch("late", () -> {}));
+    IllegalStateException late =
+        assertThrows(IllegalStateException.class, () -> accelerator.newStream(device));
+    assertTrue(late.getMessage().contains("accepts no more"), late.getMessage());
   }
 
   private static void awaitQuietly(CountDownLatch gate) {

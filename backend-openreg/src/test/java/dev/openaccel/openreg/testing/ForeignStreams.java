@@ -39,6 +39,16 @@ public final class ForeignStreams {
     }
 
     @Override
+    public void close() {
+      throw refused();
+    }
+
+    @Override
+    public long pendingWork() {
+      throw refused();
+    }
+
+    @Override
     public void synchronize() {
       throw refused();
     }

@@ -31,6 +31,13 @@ public abstract class BackendConformance {
   }
 
   @Nested
+  class StreamClosing extends StreamCloseTck {
+    StreamClosing() {
+      runFor(BackendConformance.this);
+    }
+  }
+
+  @Nested
   class StreamPools extends StreamPoolTck {
     StreamPools() {
       runFor(BackendConformance.this);

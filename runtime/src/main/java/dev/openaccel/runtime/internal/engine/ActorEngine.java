@@ -2,6 +2,7 @@ package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.PriorityRange;
@@ -222,6 +223,11 @@ public final class ActorEngine extends EngineEvents {
   public MemoryStats memoryStats(Device d) {
     require(Capability.DEVICE_MEMORY, "device memory");
     return devices.memoryStats(checkIndex(d));
+  }
+
+  /** {@code stream} was closed and has settled all its work; see {@link EngineDevices#closed}. */
+  void closed(StreamQueue stream, DeviceExecutionException unreported) {
+    devices.closed(stream, unreported);
   }
 
   // ---- argument checks ----

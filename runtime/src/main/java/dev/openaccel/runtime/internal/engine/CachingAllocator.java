@@ -68,6 +68,9 @@ final class CachingAllocator {
       throw new IllegalArgumentException(
           "allocation size must be > 0 bytes, got " + bytes + " on " + device);
     }
+    if (stream.closing()) {
+      throw new IllegalStateException(stream.stopFailure("it was closed").getMessage());
+    }
     long size = (bytes + GRANULARITY - 1) / GRANULARITY * GRANULARITY;
     if (bytes > capacity || size > capacity) {
       throw new DeviceOutOfMemoryException(device, bytes, capacity - reserved, capacity);
@@ -175,6 +178,13 @@ final class CachingAllocator {
       giveBack(block);
       return;
     }
+    StreamQueue owner = block.stream();
+    if (owner.closing()) { // no more allocations on it: back to the device once its work is done
+      Generation marker = Generation.unnamed("the work of " + owner + " before it was closed");
+      owner.enqueueOrSettle(marker);
+      marker.onComplete(done -> givenBackLater(block));
+      return;
+    }
     cache
         .computeIfAbsent(block.stream(), s -> new TreeMap<>())
         .computeIfAbsent(block.size(), s -> new ArrayDeque<>())
@@ -195,6 +205,19 @@ final class CachingAllocator {
       sizes.remove(fit.getKey());
     }
     return block;
+  }
+
+  /** {@code stream} was closed and ran all its work: its cached blocks go back to the device. */
+  synchronized void streamClosed(StreamQueue stream) {
+    TreeMap<Long, ArrayDeque<Block>> sizes = cache.remove(stream);
+    if (sizes != null) {
+      sizes.values().forEach(blocks -> blocks.forEach(this::giveBack));
+    }
+  }
+
+  // A block neither lent nor cached, so stop() did not give it back: it goes now, stopped or not.
+  private synchronized void givenBackLater(Block block) {
+    giveBack(block);
   }
 
   /** Returns every cached free block to the device. */

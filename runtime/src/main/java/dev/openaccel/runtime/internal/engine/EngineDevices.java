@@ -20,6 +20,8 @@ import org.apache.pekko.actor.CoordinatedShutdown;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.ActorSystem;
 import org.apache.pekko.actor.typed.DispatcherSelector;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * The devices of one engine: per device its actor (on its own dispatcher of device threads), its
@@ -30,6 +32,7 @@ import org.apache.pekko.actor.typed.DispatcherSelector;
  * the engine stopped (set once).
  */
 final class EngineDevices {
+  private static final Logger LOG = LoggerFactory.getLogger(EngineDevices.class);
   private static final CompletionStage<Void> IDLE = CompletableFuture.completedStage(null);
   // One wake-up already runs a stream's whole batch; then the thread moves on to the next actor.
   private static final int MESSAGES_PER_TURN = 1;
@@ -128,6 +131,21 @@ final class EngineDevices {
 
   StreamRegistry registry(int device) {
     return units[device].streams();
+  }
+
+  /**
+   * {@code stream} was closed and has run all its work: it leaves its device's registry. A failure
+   * no synchronize reported is reported here, once, at WARN: nothing else can report it now.
+   */
+  void closed(StreamQueue stream, DeviceExecutionException unreported) {
+    Unit unit = units[stream.stream().deviceIndex()];
+    unit.streams().remove(stream);
+    if (unit.allocator() != null) {
+      unit.allocator().streamClosed(stream);
+    }
+    if (unreported != null) {
+      LOG.warn("{} was closed with a failure no synchronize reported", stream, unreported);
+    }
   }
 
   Stream defaultStream(int device) {

@@ -111,7 +111,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
       } else {
         return Behaviors.unhandled();
       }
-      return this;
+      return handle.closeIfDone() ? Behaviors.stopped() : this; // closed, all its work settled
     } catch (RuntimeException | Error e) {
       crashed = e; // the actor stops; its work fails naming this (see onPostStop)
       throw e;

@@ -7,10 +7,8 @@ import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Kernel;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.nio.ByteBuffer;
-import java.util.Objects;
 import java.util.concurrent.Callable;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
@@ -30,14 +28,16 @@ abstract class StreamOps implements Stream.Ops {
 
   private final ActorEngine engine;
   private final Stream stream;
+  private final boolean exclusive; // from newStream: its user may close it
   // Written once by the stream's actor when it opens the stream (false until then): no device
   // queue.
   private volatile boolean hostOnly;
   private volatile Kernels kernels; // its actor's, once started: for interrupts at shutdown
 
-  StreamOps(ActorEngine engine, Device device, long id, int priority) {
+  StreamOps(ActorEngine engine, Device device, long id, int priority, boolean exclusive) {
     this.engine = engine;
     this.stream = Stream.wrap(device, id, priority, this);
+    this.exclusive = exclusive;
   }
 
   /**
@@ -48,11 +48,54 @@ abstract class StreamOps implements Stream.Ops {
    */
   abstract void enqueue(WorkItem item);
 
-  /** True when idle and no failure awaits reporting: a synchronize would return at once. */
-  abstract boolean isSettled();
+  /** How many items were ever reserved, counting appends in progress; final once stopped. */
+  abstract long enqueued();
 
-  /** Whether the stream takes work: it has not stopped. */
+  abstract StreamProgress progress();
+
+  /** Whether the stream takes the user's work: it was neither closed nor stopped. */
   abstract boolean acceptsWork();
+
+  /** Whether {@link #close} was called; any thread. */
+  abstract boolean closing();
+
+  /** Closes the stream's queue to the user's work; its owner stops once all of it is done. */
+  abstract void closeQueue();
+
+  @Override
+  public boolean query() {
+    long target = enqueued(); // read first: completed then covers at least these
+    return progress().completed() >= target;
+  }
+
+  @Override
+  public long pendingWork() {
+    long done = progress().completed(); // read first: every completed item was reserved before
+    return enqueued() - done;
+  }
+
+  /** True when idle and no failure awaits reporting: a synchronize would return at once. */
+  final boolean isSettled() {
+    return query() && progress().unreported() == null;
+  }
+
+  @Override
+  public void close() {
+    if (!exclusive) {
+      throw new IllegalStateException(
+          stream
+              + (stream.id() == 0 ? " is its device's default stream" : " is a pooled stream")
+              + ", shared by every user of the device: only a stream from newStream can be closed");
+    }
+    closeQueue();
+  }
+
+  // A sync on a closed stream: refused at the call, as its other calls are.
+  private void checkOpen() {
+    if (closing()) {
+      throw new IllegalStateException(stopFailure("it was closed").getMessage());
+    }
+  }
 
   /**
    * True if the stream has no device queue, all its work has completed, no failure awaits reporting
@@ -106,6 +149,7 @@ abstract class StreamOps implements Stream.Ops {
 
   @Override
   public void synchronize() {
+    checkOpen();
     engine.checkMayBlock("Stream.synchronize()", "Stream.synchronizeAsync()");
     if (engine.tracer().enabled()) {
       engine
@@ -122,6 +166,7 @@ abstract class StreamOps implements Stream.Ops {
 
   @Override
   public CompletionStage<Void> synchronizeAsync() {
+    checkOpen();
     return isSettled() ? SETTLED : syncStage();
   }
 
@@ -136,17 +181,10 @@ abstract class StreamOps implements Stream.Ops {
   }
 
   /**
-   * Enqueues {@code item} for the engine's own bookkeeping; on a stopped stream it is settled as
-   * failed instead of throwing, so every caller sees a stopped stream the same way: as work that
-   * failed.
+   * Enqueues {@code item} for the engine's own bookkeeping, also on a closing stream; on a stopped
+   * stream it is settled instead of throwing: as failed, or as passed after a clean close.
    */
-  void enqueueOrSettle(WorkItem item) {
-    try {
-      enqueue(item);
-    } catch (IllegalStateException stopped) {
-      // settled by enqueue: the item carries the stream's stop as its failure
-    }
-  }
+  abstract void enqueueOrSettle(WorkItem item);
 
   @Override
   @SuppressWarnings("unchecked")
@@ -178,59 +216,7 @@ abstract class StreamOps implements Stream.Ops {
 
   @Override
   public void waitFor(Stream other) {
-    StreamQueue source;
-    if (other.deviceType().equals(stream.deviceType())) {
-      source = engine.handleOf(other);
-      if (source == this) {
-        return; // a stream is always ordered after its own earlier work
-      }
-      if (!other.device().equals(stream.device())) {
-        engine.require(Capability.CROSS_DEVICE_WAIT, "waiting on a stream of another device");
-      }
-    } else if (other.ops() instanceof StreamQueue ofAnotherBackend) {
-      source = ofAnotherBackend;
-    } else {
-      waitForRecordOn(other); // not a stream of this engine: a remote node's
-      return;
-    }
-    if (source.completesAtOnce()) {
-      return; // everything enqueued on other before this call has completed without failure
-    }
-    // An unnamed record there, which carries other's failure without reporting it (a sync would use
-    // the failure up, and other's own next sync would then pass), and makes no event. A stopped
-    // stream of another backend fails it, and so this stream's next sync; one of this backend
-    // throws here.
-    Generation end = Generation.unnamed(waitStreamOn(other));
-    if (source.engine() == engine) {
-      source.enqueue(end);
-    } else {
-      source.enqueueOrSettle(end);
-    }
-    enqueue(new WorkItem.Wait(end));
-  }
-
-  /**
-   * Work enqueued after this call waits for an event recorded on {@code other}, a stream of no
-   * engine (its failure travels as the record's; a stream that cannot record is synchronized).
-   */
-  private void waitForRecordOn(Stream other) {
-    String what = waitStreamOn(other);
-    Event end;
-    try {
-      end = other.recordEvent();
-    } catch (UnsupportedOperationException | IllegalStateException cannotRecord) {
-      // A backend without events, or a stream that stopped: its sync, which then fails this
-      // stream's next sync instead of throwing here.
-      waitFor(other.synchronizeAsync(), what);
-      return;
-    }
-    CompletionStage<Void> done = end.completion();
-    done.whenComplete((ok, failed) -> end.close());
-    waitFor(done, what);
-  }
-
-  private static String waitStreamOn(Stream other) {
-    return "the work enqueued on " + other + " before waitStream";
+    StreamWaits.onStream(this, other);
   }
 
   @Override
@@ -240,13 +226,7 @@ abstract class StreamOps implements Stream.Ops {
 
   /** Work enqueued after this call waits until {@code signal}, named {@code what}, completes. */
   void waitFor(CompletionStage<?> signal, String what) {
-    Objects.requireNonNull(signal, "signal");
-    Generation external = Generation.unnamed(what);
-    enqueue(new WorkItem.Wait(external));
-    signal.whenComplete(
-        (ok, error) ->
-            external.complete(
-                System.nanoTime(), error == null ? null : Failures.asExecutionFailure(error)));
+    StreamWaits.onSignal(this, signal, what);
   }
 
   @Override

@@ -33,6 +33,11 @@ final class StreamProgress {
     taken++;
   }
 
+  /** Whether every item taken has been settled: none is parked, gated or in flight. Owner only. */
+  boolean idle() {
+    return count == taken;
+  }
+
   long completed() {
     return completed;
   }

@@ -18,27 +18,32 @@ import org.jctools.queues.atomic.unpadded.MpscUnboundedAtomicUnpaddedArrayQueue;
  *   producers (any thread)                     owner (one thread at a time, by claim)
  *   enqueue: CAS state: count+1, IDLE off --.  poll, idleOrContinue (sets IDLE once all taken)
  *            items.offer(item)              |  stop: sets STOPPED, takes every reserved item
- *            IDLE was on? -> wake           '> state: [ reserved count | STOPPED | OWNED | IDLE ]
+ *            IDLE was on? -> wake           '> state: [ count | CLOSING | STOPPED | OWNED | IDLE ]
  * </pre>
  *
  * <p>Ordering point: every enqueue reserves its place with one compare-and-set on {@code state}
  * (which also clears {@code IDLE}: one producer wakes an idle owner), then appends to JCTools'
  * chunked MPSC array queue; the actor runs items in queue order (the mailbox only carries
  * wake-ups). The reserved count is what {@link #query} compares with the completed count, and what
- * the owner's taken count is compared with: a reserved item not yet appended is waited for.
+ * the owner's taken count is compared with: a reserved item not yet appended is waited for. {@link
+ * #close} sets {@code CLOSING}: the user's work is refused from then on, the engine's own points
+ * (device synchronize, a freed buffer's markers) are still taken, and the owner sets {@code
+ * STOPPED} once it has taken and settled everything ({@link #closeIfDone}).
  *
  * <p>Owns: {@code state}, changed only by compare-and-set: producers add to the count and clear
- * {@code IDLE}, never once {@code STOPPED} is set (the count is then final); the owner sets {@code
- * IDLE}, {@code OWNED} and {@code STOPPED}. The owner (the stream's actor once it {@link #claim}ed
- * the stream, or whoever won {@link #stopUnowned}) alone writes the {@link StreamProgress} and
- * {@code stopReason}, just after {@code STOPPED}. A producer that finds {@code STOPPED} appends
- * nothing and settles only its own item.
+ * {@code IDLE}, never once {@code STOPPED} is set (the count is then final); the closer sets {@code
+ * CLOSING}; the owner sets {@code IDLE}, {@code OWNED} and {@code STOPPED}. The owner (the stream's
+ * actor once it {@link #claim}ed the stream, or whoever stopped a stream no actor claimed) alone
+ * writes the {@link StreamProgress}, {@code closedCleanly} and {@code stopReason}, just after
+ * {@code STOPPED}. A producer that finds {@code STOPPED} appends nothing and settles only its own
+ * item.
  */
 final class StreamQueue extends StreamOps {
   private static final long IDLE = 1; // no turn pending or running: who clears it wakes the owner
   private static final long OWNED = 2; // the stream's actor claimed the owner's side
   private static final long STOPPED = 4; // no more work: the owner took every reserved item
-  private static final long ONE = 8; // one reserved item: the count is the bits above the flags
+  private static final long CLOSING = 8; // closed: only the engine's own points are still taken
+  private static final long ONE = 16; // one reserved item: the count is the bits above the flags
   private static final int CHUNK = 32; // items per array of the queue: an idle stream holds one
 
   private final ActorRef<DeviceActor.Command> device;
@@ -48,6 +53,7 @@ final class StreamQueue extends StreamOps {
   private final AtomicLong state = new AtomicLong(IDLE);
   private final StreamProgress progress = new StreamProgress();
   private volatile DeviceExecutionException stopReason; // the owner's, once STOPPED is set
+  private boolean closedCleanly; // written before stopReason: closed with all its work settled
   private volatile ActorRef<StreamActor.Command> actor; // written once, by the actor's claim
 
   /**
@@ -60,12 +66,14 @@ final class StreamQueue extends StreamOps {
       Device deviceId,
       long id,
       int priority,
-      int batch) {
-    super(engine, deviceId, id, priority);
+      int batch,
+      boolean exclusive) {
+    super(engine, deviceId, id, priority, exclusive);
     this.device = device;
     this.batch = batch;
   }
 
+  @Override
   StreamProgress progress() {
     return progress;
   }
@@ -75,24 +83,13 @@ final class StreamQueue extends StreamOps {
   }
 
   @Override
-  public boolean query() {
-    long target = enqueued(); // read first: completed then covers at least these
-    return progress.completed() >= target;
-  }
-
-  /** How many items were ever reserved, counting appends in progress; final once stopped. */
   long enqueued() {
     return state.get() / ONE;
   }
 
   @Override
-  boolean isSettled() {
-    return query() && progress.unreported() == null;
-  }
-
-  @Override
   boolean acceptsWork() {
-    return (state.get() & STOPPED) == 0;
+    return (state.get() & (STOPPED | CLOSING)) == 0;
   }
 
   @Override
@@ -104,27 +101,64 @@ final class StreamQueue extends StreamOps {
 
   @Override
   void enqueue(WorkItem item) {
+    if (!offer(item, STOPPED | CLOSING)) {
+      DeviceExecutionException why =
+          (state.get() & STOPPED) == 0 ? stopFailure("it was closed") : stopReason();
+      item.reject(why); // the count is fixed or closed to the user: nothing was reserved
+      throw new IllegalStateException(why.getMessage(), why);
+    }
+  }
+
+  @Override
+  void enqueueOrSettle(WorkItem item) {
+    if (!offer(item, STOPPED)) {
+      DeviceExecutionException why = stopReason(); // reads closedCleanly after it
+      item.reject(closedCleanly ? null : why);
+    }
+  }
+
+  // Reserves a place (unless a flag of refusedBy is set), appends, wakes an idle owner.
+  private boolean offer(WorkItem item, long refusedBy) {
     long s = state.get();
-    for (long seen; (s & STOPPED) == 0; s = seen) {
+    for (long seen; (s & refusedBy) == 0; s = seen) {
       seen = state.compareAndExchange(s, (s + ONE) & ~IDLE); // reserve, and take the wake-up
       if (seen == s) {
         items.offer(item);
         if ((s & IDLE) != 0) {
           wake();
         }
-        return;
+        return true;
       }
     }
-    DeviceExecutionException stopped = stopReason(); // the count is fixed: nothing was reserved
-    item.reject(stopped);
-    throw new IllegalStateException(stopped.getMessage(), stopped);
+    return false;
   }
 
-  /**
-   * Wakes the actor; the caller has just cleared {@code IDLE}, which only the owner sets again.
-   * Until the actor exists nobody can set it again (the actor does, after it set {@code actor}), so
-   * a missing actor means the first enqueue.
-   */
+  @Override
+  void closeQueue() { // the user's side: any thread
+    long s = state.get();
+    while ((s & (CLOSING | STOPPED)) == 0) {
+      boolean unowned = (s & (OWNED | IDLE)) == IDLE; // never had work: no actor will come
+      long witness =
+          state.compareAndExchange(s, unowned ? s | CLOSING | STOPPED : (s | CLOSING) & ~IDLE);
+      if (witness == s) {
+        if (unowned) {
+          closed();
+        } else if ((s & IDLE) != 0) {
+          wake(); // the idle owner finds CLOSING and stops
+        }
+        return;
+      }
+      s = witness;
+    }
+  }
+
+  @Override
+  boolean closing() {
+    return (state.get() & CLOSING) != 0;
+  }
+
+  // Wakes the owner, whose IDLE the caller cleared. Only the actor sets IDLE again, once it set
+  // actor: a missing actor means the first enqueue.
   private void wake() {
     ActorRef<StreamActor.Command> ref = actor;
     if (ref == null) {
@@ -134,8 +168,7 @@ final class StreamQueue extends StreamOps {
     }
   }
 
-  // Why the stream stopped: written just after the flag, so a reader that saw the flag first waits
-  // those few instructions.
+  // Why it stopped: written just after the flag, which a reader saw first.
   private DeviceExecutionException stopReason() {
     DeviceExecutionException why;
     while ((why = stopReason) == null) {
@@ -146,10 +179,7 @@ final class StreamQueue extends StreamOps {
 
   // ---- the owner's side: the stream's actor, or whoever stopped a stream no actor claimed ----
 
-  /**
-   * Makes the stream's actor {@code ref} its owner; false if the stream was stopped first (the
-   * actor must then stop without taking anything: whoever stopped the stream settled its work).
-   */
+  /** Makes the stream's actor {@code ref} its owner; false if the stream was stopped first. */
   boolean claim(ActorRef<StreamActor.Command> ref) {
     long s = state.get();
     while ((s & STOPPED) == 0) {
@@ -195,10 +225,7 @@ final class StreamQueue extends StreamOps {
     return item;
   }
 
-  /**
-   * Called by the owner once {@link #poll} returned null: sets {@code IDLE} (so that the next
-   * producer wakes it) unless an item was reserved meanwhile: then true, keep draining.
-   */
+  /** Once {@link #poll} gave null: sets {@code IDLE}, or, if an item came meanwhile, true. */
   boolean idleOrContinue() {
     long s = state.get();
     while (s / ONE == progress.taken()) {
@@ -211,19 +238,37 @@ final class StreamQueue extends StreamOps {
     return true;
   }
 
-  /**
-   * Stops the stream: no more work is appended; what was reserved and not taken is settled as
-   * failed with {@code why}. Owner only, once.
-   */
+  /** Stops a closing stream that took and settled all its work; true if it did. Owner only. */
+  boolean closeIfDone() {
+    long s = state.get();
+    while ((s & (CLOSING | STOPPED)) == CLOSING && s / ONE == progress.taken() && progress.idle()) {
+      long witness = state.compareAndExchange(s, s | STOPPED);
+      if (witness == s) {
+        closed();
+        return true;
+      }
+      s = witness;
+    }
+    return false;
+  }
+
+  private void closed() { // the owner's, once it set STOPPED on a closed stream
+    closedCleanly = true;
+    stopReason = stopFailure("it was closed");
+    engine().closed(this, progress.report());
+  }
+
+  /** Stops the stream, failing what was reserved and not taken with {@code why}. Owner only. */
   void stop(DeviceExecutionException why) {
-    stopped(state.getAndUpdate(v -> v | STOPPED), why);
+    long before = state.getAndUpdate(v -> v | STOPPED);
+    if ((before & STOPPED) == 0) {
+      stopped(before, why);
+    }
   }
 
   /**
-   * Stops the stream if no actor ever claimed it (its first enqueue's spawn request may never be
-   * handled during shutdown, or it never had work): the caller is then its owner and settles its
-   * queued work as failed. A stream with an actor is left to that actor's stop. Idempotent; any
-   * thread.
+   * Stops the stream if no actor claimed it (its spawn may never be handled during shutdown): the
+   * caller is then its owner and fails its queued work. Any thread; idempotent.
    */
   void stopUnowned(String reason) {
     DeviceExecutionException why = stopFailure(reason);
@@ -238,10 +283,7 @@ final class StreamQueue extends StreamOps {
     }
   }
 
-  /**
-   * The stopper's part once it set {@code STOPPED} on state {@code before}: publishes why, then
-   * takes every item reserved before and settles it as failed.
-   */
+  // The stopper's part once it set STOPPED on state before: publish why, fail what was reserved.
   private void stopped(long before, DeviceExecutionException why) {
     stopReason = why;
     progress.rejectAll(takeAll(before / ONE), why);

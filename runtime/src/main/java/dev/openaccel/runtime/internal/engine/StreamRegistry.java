@@ -51,7 +51,7 @@ final class StreamRegistry {
     this.lowPool = new AtomicReferenceArray<>(pool);
     this.highPool = new AtomicReferenceArray<>(pool);
     this.nextId = new AtomicLong(2L * pool + 1);
-    this.defaultStream = create(0, spec.priorityRange().least());
+    this.defaultStream = create(0, spec.priorityRange().least(), false);
   }
 
   Device device() {
@@ -66,8 +66,22 @@ final class StreamRegistry {
     return defaultStream;
   }
 
+  /**
+   * A new exclusive stream, which its user may close.
+   *
+   * @throws IllegalStateException if the device stopped (its accelerator was closed)
+   */
   StreamQueue newStream(int priority) {
-    return create(nextId.getAndIncrement(), spec.priorityRange().clamp(priority));
+    String stopped = owner.stoppedReason();
+    if (stopped != null) {
+      throw new IllegalStateException(stopped + "; " + device + " accepts no more streams");
+    }
+    return create(nextId.getAndIncrement(), spec.priorityRange().clamp(priority), true);
+  }
+
+  /** Forgets {@code stream}, which was closed: its id is never handed out again. */
+  void remove(StreamQueue stream) {
+    streams.remove(stream.stream().id(), stream);
   }
 
   /** The next pooled stream of the given priority class, round-robin. */
@@ -85,7 +99,7 @@ final class StreamRegistry {
         long id = 1L + slot + (highPriority ? pool.length() : 0);
         int priority =
             highPriority ? spec.priorityRange().greatest() : spec.priorityRange().least();
-        existing = create(id, priority);
+        existing = create(id, priority, false);
         pool.set(slot, existing);
       }
       return existing;
@@ -102,8 +116,9 @@ final class StreamRegistry {
     return new ArrayList<>(streams.values());
   }
 
-  private StreamQueue create(long id, int priority) {
-    StreamQueue handle = new StreamQueue(engine, actor, device, id, priority, batchFor(priority));
+  private StreamQueue create(long id, int priority, boolean exclusive) {
+    StreamQueue handle =
+        new StreamQueue(engine, actor, device, id, priority, batchFor(priority), exclusive);
     streams.put(id, handle);
     String stopped = owner.stoppedReason();
     if (stopped != null) {

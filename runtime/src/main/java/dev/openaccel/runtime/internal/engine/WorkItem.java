@@ -126,9 +126,10 @@ sealed interface WorkItem
       }
     }
 
+    /** Settles it unrun: with {@code failure}, or passed if null (its stream closed cleanly). */
     @Override
     public void reject(DeviceExecutionException failure) {
-      done.completeExceptionally(failure);
+      settle(failure);
     }
   }
 }

@@ -41,7 +41,7 @@ class StreamActorTest {
   }
 
   private static StreamQueue handle(TestProbe<DeviceActor.Command> device, long id) {
-    return new StreamQueue(ENGINE, device.getRef(), Device.of(TYPE, 0), id, 0, 8);
+    return new StreamQueue(ENGINE, device.getRef(), Device.of(TYPE, 0), id, 0, 8, true);
   }
 
   @Test
