@@ -22,9 +22,10 @@ import org.junit.jupiter.api.TestInstance;
 /**
  * {@code cl_mem} regions go through the engine's stream-ordered caching allocator: a freed buffer's
  * region is reused by the next allocation on its stream, also while another stream still reads it
- * unless the buffer was recorded there. (That the cache goes back to the device before an
- * allocation gives up, and that {@code recordStream} holds the region back, is part of the
- * conformance suite.)
+ * unless the buffer was recorded there; {@code emptyCache} frees the cached regions' {@code
+ * cl_mem}s. (That the cache goes back to the device before an allocation gives up, that {@code
+ * recordStream} holds the region back, and what {@code emptyCache} does to the statistics, is part
+ * of the conformance suite.)
  */
 @RequiresOpenCl
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
@@ -66,6 +67,23 @@ class CachingAllocatorTest {
         stream.copyToHost(second, back);
         OpenClTestSupport.synchronize(stream);
         assertArrayEquals(filled((byte) 7, 1024), back.array());
+      }
+    }
+  }
+
+  @Test
+  void emptyCacheFreesTheCachedClMemsAndKeepsThoseOfOpenBuffers() {
+    ClDeviceMemory memory = OpenClSystem.of(accelerator.system()).backend().memory();
+    accelerator.emptyCache(device);
+    long live = memory.liveBuffers();
+    try (DeviceBuffer open = accelerator.allocate(device, 1024)) {
+      accelerator.allocate(device, 4096).close();
+      accelerator.allocate(device, 65536).close();
+      assertEquals(live + 3, memory.liveBuffers(), "the open and two cached cl_mems");
+      accelerator.emptyCache(device);
+      assertEquals(live + 1, memory.liveBuffers(), "clReleaseMemObject of the cached two");
+      try (DeviceBuffer again = accelerator.allocate(device, 4096)) {
+        assertEquals(live + 2, memory.liveBuffers(), "a new cl_mem");
       }
     }
   }

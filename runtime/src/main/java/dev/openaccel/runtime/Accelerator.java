@@ -3,7 +3,6 @@ package dev.openaccel.runtime;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.internal.AcceleratorCore;
-import dev.openaccel.runtime.internal.ContextSlots;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import dev.openaccel.runtime.trace.TraceBus;
 import dev.openaccel.runtime.trace.TraceEvent;
@@ -15,12 +14,19 @@ import org.apache.pekko.actor.typed.Extension;
 import org.apache.pekko.actor.typed.ExtensionId;
 
 /**
- * The entry point: devices, streams, events and the caller's device context of one actor system, as
- * {@code torch.accelerator}. One per {@link ActorSystem} (a Pekko extension); two systems in one
- * JVM have two independent accelerators. All methods are thread-safe; "current" always means the
- * caller's own context.
+ * The entry point: devices, streams, events, device memory and the caller's device context of one
+ * actor system, as {@code torch.accelerator}. One per {@link ActorSystem} (a Pekko extension); two
+ * systems in one JVM have two independent accelerators. All methods are thread-safe; "current"
+ * always means the caller's own context. Each operation is documented by concept, in the interface
+ * that declares it.
  */
-public final class Accelerator implements Extension, AutoCloseable {
+public final class Accelerator
+    implements Extension,
+        AutoCloseable,
+        AcceleratorDevices,
+        AcceleratorStreams,
+        AcceleratorEvents,
+        AcceleratorMemory {
 
   /**
    * The extension id; listed in {@code pekko.actor.typed.library-extensions} so every actor system
@@ -43,11 +49,9 @@ public final class Accelerator implements Extension, AutoCloseable {
   }
 
   private final AcceleratorCore core;
-  private final ContextSlots slots;
 
   private Accelerator(ActorSystem<?> system) {
     this.core = AcceleratorCore.get(system);
-    this.slots = core.contextSlots();
   }
 
   /** The accelerator of an existing actor system, created on first use. */
@@ -68,22 +72,19 @@ public final class Accelerator implements Extension, AutoCloseable {
     return get(AcceleratorCore.startOwnedSystem(config));
   }
 
+  /** The actor system this accelerator belongs to. */
   public ActorSystem<?> system() {
     return core.system();
   }
 
   /**
    * Terminates the actor system if {@link #start()} created it; idempotent. From a plain thread it
-   * waits for the termination; from a thread of that system (an actor, a kernel) it starts the
-   * shutdown and returns at once, as Pekko's {@code terminate()} does, and the system then
-   * terminates by itself: waiting there would wait for the thread the caller holds.
-   *
-   * <p>Java kernels still running {@code openaccel.interrupt-kernels-after} (2 s) after the last
-   * phase of the system's coordinated shutdown began are interrupted, so that one blocked in an
-   * interruptible call fails instead of holding the shutdown up (one that ignores interrupts still
-   * does). Once the system has terminated, the backends give back what they hold (device memory,
-   * buffers still open included; native handles), and a {@code close()} that waits for the
-   * termination returns after that.
+   * waits for the termination and then for the backends to give back what they hold (device memory,
+   * buffers still open included; native handles). From a thread of that system (an actor, a kernel)
+   * it starts the shutdown and returns at once, as Pekko's {@code terminate()} does: waiting there
+   * would wait for the thread the caller holds. Java kernels still running {@code
+   * openaccel.interrupt-kernels-after} (2 s) after the last phase of the coordinated shutdown began
+   * are interrupted (one that ignores interrupts still holds the shutdown up).
    *
    * @throws IllegalStateException if the system did not terminate, or its backends did not release
    *     their resources, within 30 seconds each
@@ -93,175 +94,179 @@ public final class Accelerator implements Extension, AutoCloseable {
     core.closeOwnedSystem();
   }
 
-  /** The device types whose backends were found and enabled. */
+  @Override
   public Set<DeviceType> deviceTypes() {
     return core.types();
   }
 
-  /**
-   * The default device type: {@code openaccel.default-device-type}, else the only backend.
-   *
-   * @throws IllegalStateException if there is no backend, or several and no configured default
-   */
+  @Override
   public DeviceType currentAccelerator() {
     return core.defaultType();
   }
 
-  /** Devices of {@link #currentAccelerator()}; never throws, 0 if there is none or it failed. */
+  @Override
   public int deviceCount() {
-    try {
-      return deviceCount(currentAccelerator());
-    } catch (RuntimeException e) {
-      return 0;
-    }
+    return core.defaultDeviceCount();
   }
 
+  @Override
   public int deviceCount(DeviceType type) {
     return core.router(type).deviceCount();
   }
 
+  @Override
   public PriorityRange priorityRange(DeviceType type) {
     return core.router(type).priorityRange();
   }
 
-  // ---- the caller's device context ----
-
+  @Override
   public int currentDeviceIndex() {
-    return slots.get().deviceIndex(currentAccelerator());
+    return core.contextSlots().get().deviceIndex(currentAccelerator());
   }
 
+  @Override
   public Device currentDevice() {
     return currentDevice(currentAccelerator());
   }
 
+  @Override
   public Device currentDevice(DeviceType type) {
     return core.router(type).getDevice();
   }
 
-  /**
-   * Makes device {@code index} of {@link #currentAccelerator()} current; a negative index is a
-   * no-op.
-   *
-   * @throws IllegalArgumentException containing "device index is out of range"
-   */
+  @Override
   public void setDeviceIndex(int index) {
     if (index >= 0) {
       setDevice(Device.of(currentAccelerator(), index));
     }
   }
 
-  /** Makes {@code device} current for its type; a device without index is a no-op. */
+  @Override
   public void setDevice(Device device) {
     if (device.hasIndex()) {
       core.router(device.type()).setDevice(device);
     }
   }
 
+  @Override
   public DeviceGuard deviceGuard(int index) {
     return deviceGuard(Device.of(currentAccelerator(), Math.max(index, -1)));
   }
 
+  @Override
   public DeviceGuard deviceGuard(Device device) {
-    return new DeviceGuard(core.router(device.type()), new GuardOwner(slots), device);
+    return new DeviceGuard(core.router(device.type()), new GuardOwner(core.contextSlots()), device);
   }
 
+  @Override
   public Stream currentStream() {
     return currentStream(currentDevice());
   }
 
+  @Override
   public Stream currentStream(Device device) {
     return core.router(device.type()).getStream(device);
   }
 
+  @Override
   public Stream defaultStream(Device device) {
     return core.router(device.type()).getDefaultStream(device);
   }
 
-  /** Makes {@code stream} current on its device and that device current. */
+  @Override
   public void setStream(Stream stream) {
     VirtualGuardImpl impl = core.router(stream.deviceType());
     impl.exchangeStream(stream);
     impl.setDevice(stream.device());
   }
 
+  @Override
   public StreamGuard streamGuard(Stream stream) {
-    return new StreamGuard(core.router(stream.deviceType()), new GuardOwner(slots), stream);
+    return new StreamGuard(
+        core.router(stream.deviceType()), new GuardOwner(core.contextSlots()), stream);
   }
 
-  /**
-   * @throws IllegalArgumentException containing "mix of device types"
-   */
+  @Override
   public MultiStreamGuard multiStreamGuard(Collection<Stream> streams) {
     return MultiStreamGuard.open(core, streams);
   }
 
+  @Override
   public Stream newStream() {
     return newStream(currentDevice());
   }
 
+  @Override
   public Stream newStream(Device device) {
     return newStream(device, 0);
   }
 
+  @Override
   public Stream newStream(Device device, int priority) {
     return core.router(device.type()).getNewStream(device, priority);
   }
 
+  @Override
   public Stream streamFromPool(Device device, boolean highPriority) {
     return core.router(device.type()).getStreamFromGlobalPool(device, highPriority);
   }
 
-  /**
-   * @throws IllegalArgumentException if {@code device} has no stream {@code streamId}
-   */
+  @Override
   public Stream stream(Device device, long streamId) {
     return core.router(device.type()).getStream(device, streamId);
   }
 
-  /** Blocks until all streams of the current device have completed their work. */
+  @Override
   public void synchronize() {
     synchronize(currentDevice());
   }
 
+  @Override
   public void synchronize(Device device) {
     core.router(device.type()).synchronizeDevice(device.index());
   }
 
+  @Override
   public CompletionStage<Void> synchronizeAsync(Device device) {
     return core.router(device.type()).synchronizeDeviceAsync(device.index());
   }
 
-  /**
-   * Allocates device memory for use on the caller's current stream of {@code device}.
-   *
-   * @throws IllegalArgumentException if {@code bytes <= 0}
-   * @throws DeviceOutOfMemoryException naming the requested, free and capacity bytes
-   */
+  @Override
   public DeviceBuffer allocate(Device device, long bytes) {
-    return core.router(device.type()).allocate(currentStream(device), bytes);
+    return core.router(device).allocate(currentStream(device), bytes);
   }
 
+  @Override
   public MemoryStats memoryStats(Device device) {
-    return core.router(device.type()).memoryStats(device);
+    return core.router(device).memoryStats(device);
   }
 
+  @Override
+  public void resetPeakMemoryStats(Device device) {
+    core.router(device).resetPeakMemoryStats(device);
+  }
+
+  @Override
+  public void emptyCache(Device device) {
+    core.router(device).emptyCache(device);
+  }
+
+  @Override
   public Event newEvent() {
     return newEvent(EventOptions.defaults());
   }
 
+  @Override
   public Event newEvent(EventOptions options) {
     return InlineEvent.create(core.defaultRouter(), options);
   }
 
+  @Override
   public Event newEvent(DeviceType type, EventOptions options) {
     return InlineEvent.create(core.router(type), options);
   }
 
-  /**
-   * The event behind {@code handle}, which follows its owner's records.
-   *
-   * @throws IllegalArgumentException if no live interprocess event matches the handle
-   */
+  @Override
   public Event openEvent(EventHandle handle) {
     if (handle.node().equals(core.system().address().toString())) {
       return InlineEvent.open(core.router(handle.deviceType()), handle);
@@ -269,25 +274,17 @@ public final class Accelerator implements Extension, AutoCloseable {
     return core.openRemote(handle);
   }
 
-  /** A snapshot of the caller's current devices and streams. */
+  @Override
   public DeviceContext captureContext() {
-    return slots.get();
+    return core.contextSlots().get();
   }
 
-  /**
-   * Runs {@code body} under {@code context}, then restores the caller's own context, also on
-   * exceptions.
-   *
-   * @throws IllegalArgumentException if the context names an unknown device type or an out-of-range
-   *     device
-   */
+  @Override
   public void runWith(DeviceContext context, Runnable body) {
     core.runWith(context, body);
   }
 
-  /**
-   * The trace bus: GPUTrace-style hooks delivered as {@link TraceEvent} messages to subscribers.
-   */
+  /** The trace bus: GPUTrace-style hooks, as {@link TraceEvent} messages to subscribers. */
   public TraceBus trace() {
     return core.tracer();
   }

@@ -184,6 +184,15 @@ public final class AcceleratorCore implements Extension {
     return types.iterator().next();
   }
 
+  /** Devices of {@link #defaultType()}; never throws, 0 if there is none or it failed. */
+  public int defaultDeviceCount() {
+    try {
+      return router(defaultType()).deviceCount();
+    } catch (RuntimeException e) {
+      return 0;
+    }
+  }
+
   /**
    * The router to the backend of {@link #defaultType()}; on the path of every {@code newEvent()}.
    *
@@ -202,6 +211,16 @@ public final class AcceleratorCore implements Extension {
    */
   public VirtualGuardImpl router(DeviceType type) {
     return backends.get(Objects.requireNonNull(type, "type"));
+  }
+
+  /**
+   * The router to the backend of {@code device}'s type.
+   *
+   * @throws NullPointerException naming "device" if it is null
+   * @throws IllegalArgumentException containing "no backend for device type"
+   */
+  public VirtualGuardImpl router(Device device) {
+    return router(Objects.requireNonNull(device, "device").type());
   }
 
   /**

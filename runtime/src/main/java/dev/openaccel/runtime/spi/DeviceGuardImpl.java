@@ -139,6 +139,20 @@ public interface DeviceGuardImpl {
     throw unsupported("device memory");
   }
 
+  /** Makes {@code d}'s peak allocated bytes its allocated bytes now; resets nothing else. */
+  default void resetPeakMemoryStats(Device d) {
+    throw unsupported("device memory");
+  }
+
+  /**
+   * Gives the free memory cached for {@code d} back to the device. Memory of a buffer closed while
+   * other streams' work recorded with {@code recordStream} may still use it goes back once that
+   * work completes, never before.
+   */
+  default void emptyCache(Device d) {
+    throw unsupported("device memory");
+  }
+
   /** Makes an interprocess event findable by {@link #openEvent} and returns its handle. */
   default EventHandle exportEvent(BackendEvent e) {
     throw unsupported("interprocess events");

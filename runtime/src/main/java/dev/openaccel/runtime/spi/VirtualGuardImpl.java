@@ -196,6 +196,16 @@ public final class VirtualGuardImpl implements DeviceGuardImpl {
   }
 
   @Override
+  public void resetPeakMemoryStats(Device d) {
+    impl.resetPeakMemoryStats(check(d));
+  }
+
+  @Override
+  public void emptyCache(Device d) {
+    impl.emptyCache(check(d));
+  }
+
+  @Override
   public EventHandle exportEvent(BackendEvent e) {
     return impl.exportEvent(e);
   }

@@ -94,6 +94,13 @@ public abstract class BackendConformance {
   }
 
   @Nested
+  class MemoryControls extends MemoryControlTck {
+    MemoryControls() {
+      runFor(BackendConformance.this);
+    }
+  }
+
+  @Nested
   class StopWindow extends StopWindowTck {
     StopWindow() {
       runFor(BackendConformance.this);

@@ -221,8 +221,22 @@ public final class ActorEngine extends EngineEvents {
 
   @Override
   public MemoryStats memoryStats(Device d) {
+    return allocator(d).stats();
+  }
+
+  @Override
+  public void resetPeakMemoryStats(Device d) {
+    allocator(d).resetPeak();
+  }
+
+  @Override
+  public void emptyCache(Device d) {
+    allocator(d).emptyCache();
+  }
+
+  private CachingAllocator allocator(Device d) {
     require(Capability.DEVICE_MEMORY, "device memory");
-    return devices.memoryStats(checkIndex(d));
+    return devices.allocator(checkIndex(d));
   }
 
   /** {@code stream} was closed and has settled all its work; see {@link EngineDevices#closed}. */

@@ -8,6 +8,7 @@ import dev.openaccel.runtime.trace.Tracer;
 import java.util.ArrayDeque;
 import java.util.Collections;
 import java.util.HashMap;
+import java.util.HashSet;
 import java.util.IdentityHashMap;
 import java.util.Map;
 import java.util.Set;
@@ -19,13 +20,14 @@ import java.util.concurrent.atomic.AtomicInteger;
  * blocks go to the cache of the stream they were allocated on and are reused at once by allocations
  * on that stream: stream order puts the new owner's work after the old owner's. A buffer recorded
  * on other streams returns its block only once the work those streams had enqueued at free time has
- * completed. When an allocation does not fit, the cache is released before giving up. Blocks come
- * from a {@link BlockSource}: simulated memory or the backend's own. When the engine stops ({@link
- * #stop}) every block goes back to the source, those lent to open buffers included. Internal.
+ * completed. When an allocation does not fit, the cache is released before giving up; {@link
+ * #emptyCache} releases it on request. Blocks come from a {@link BlockSource}: simulated memory or
+ * the backend's own. When the engine stops ({@link #stop}) every block goes back to the source,
+ * those lent to open buffers included. Internal.
  *
- * <p>Owns: the device's memory accounting, the per-stream caches, the set of lent blocks and the
- * stopped flag, guarded by this object's monitor; the blocks in the caches and, once stopped, the
- * lent ones, which it alone gives back to the source.
+ * <p>Owns: the device's memory accounting and counts, the per-stream caches, the sets of lent and
+ * waiting blocks and the stopped flag, guarded by this object's monitor; the blocks in the caches
+ * and, once stopped, the lent ones, which it alone gives back to the source.
  */
 final class CachingAllocator {
   /** Blocks are multiples of this many bytes. */
@@ -39,12 +41,20 @@ final class CachingAllocator {
   private final long capacity;
   private final Tracer tracer;
   private final Map<StreamQueue, TreeMap<Long, ArrayDeque<Block>>> cache = new HashMap<>();
-  private final Set<Block> lent = Collections.newSetFromMap(new IdentityHashMap<>());
+  private final Set<Block> lent = identitySet();
+  // Freed, waiting for other streams' work; of those, the ones emptyCache sends back when done.
+  private final Set<Block> waiting = identitySet();
+  private final Set<Block> releaseWhenDone = identitySet();
   private boolean stopped;
   private long allocated;
   private long reserved;
   private long peak;
   private long nextId;
+  private long allocations;
+  private long frees;
+  private long outOfMemoryFailures;
+  private long deviceAllocations;
+  private long deviceReleases;
 
   CachingAllocator(Device device, BlockSource source, Tracer tracer) {
     this.device = device;
@@ -73,7 +83,7 @@ final class CachingAllocator {
     }
     long size = (bytes + GRANULARITY - 1) / GRANULARITY * GRANULARITY;
     if (bytes > capacity || size > capacity) {
-      throw new DeviceOutOfMemoryException(device, bytes, capacity - reserved, capacity);
+      throw outOfMemory(bytes);
     }
     Block block = takeCached(stream, size);
     if (block == null) {
@@ -81,12 +91,14 @@ final class CachingAllocator {
         releaseCache();
       }
       if (reserved + size > capacity) {
-        throw new DeviceOutOfMemoryException(device, bytes, capacity - reserved, capacity);
+        throw outOfMemory(bytes);
       }
       block = reserve(stream, bytes, size);
       reserved += size;
+      deviceAllocations++;
     }
     lent.add(block);
+    allocations++;
     allocated += block.size();
     peak = Math.max(peak, allocated);
     Buffer buffer = new Buffer(this, ++nextId, bytes, block);
@@ -100,11 +112,14 @@ final class CachingAllocator {
 
   /**
    * Takes back {@code block}; it is cached once the work of {@code usedOn} enqueued so far
-   * completes (or given back to the source, once stopped).
+   * completes (or given back to the source: once stopped, or if {@link #emptyCache} ran meanwhile).
    */
   void free(Buffer buffer, Block block, Set<StreamQueue> usedOn) {
+    Set<StreamQueue> others = new HashSet<>(usedOn);
+    others.remove(block.stream());
     synchronized (this) {
       allocated -= block.size();
+      frees++;
       if (tracer.enabled()) {
         tracer.publish(
             new TraceEvent.MemoryFreed(
@@ -113,12 +128,11 @@ final class CachingAllocator {
       if (!lent.remove(block)) {
         return; // given back by stop()
       }
-    }
-    Set<StreamQueue> others = new java.util.HashSet<>(usedOn);
-    others.remove(block.stream());
-    if (others.isEmpty()) {
-      cache(block);
-      return;
+      if (others.isEmpty()) {
+        cache(block);
+        return;
+      }
+      waiting.add(block);
     }
     AtomicInteger remaining = new AtomicInteger(others.size());
     for (StreamQueue other : others) {
@@ -150,15 +164,47 @@ final class CachingAllocator {
         return source.reserve(stream, size);
       }
     } catch (DeviceOutOfMemoryException refused) {
-      DeviceOutOfMemoryException failure =
-          new DeviceOutOfMemoryException(device, bytes, capacity - reserved, capacity);
+      DeviceOutOfMemoryException failure = outOfMemory(bytes);
       failure.initCause(refused);
       throw failure;
     }
   }
 
+  /**
+   * Counts a failed allocation of {@code bytes} and returns its exception, with this device's
+   * figures.
+   */
+  private DeviceOutOfMemoryException outOfMemory(long bytes) {
+    outOfMemoryFailures++;
+    return new DeviceOutOfMemoryException(device, bytes, capacity - reserved, capacity);
+  }
+
   synchronized MemoryStats stats() {
-    return new MemoryStats(allocated, reserved, peak, capacity);
+    return new MemoryStats(
+        allocated,
+        reserved,
+        peak,
+        capacity,
+        allocations,
+        frees,
+        outOfMemoryFailures,
+        deviceAllocations,
+        deviceReleases);
+  }
+
+  /** Makes the peak the bytes allocated now; nothing else changes. */
+  synchronized void resetPeak() {
+    peak = allocated;
+  }
+
+  /**
+   * Gives every cached block back to the source. A block still waiting for other streams' work (its
+   * buffer was recorded on them) is not given back early: it goes back, instead of to the cache,
+   * once that work completes.
+   */
+  synchronized void emptyCache() {
+    releaseCache();
+    releaseWhenDone.addAll(waiting);
   }
 
   /**
@@ -174,7 +220,9 @@ final class CachingAllocator {
   }
 
   private synchronized void cache(Block block) {
-    if (stopped) {
+    waiting.remove(block);
+    boolean emptied = releaseWhenDone.remove(block);
+    if (stopped || emptied) {
       giveBack(block);
       return;
     }
@@ -233,6 +281,11 @@ final class CachingAllocator {
   /** Returns {@code block}, which no buffer holds any more, to the device; under the monitor. */
   private void giveBack(Block block) {
     reserved -= block.size();
+    deviceReleases++;
     source.release(block);
+  }
+
+  private static Set<Block> identitySet() {
+    return Collections.newSetFromMap(new IdentityHashMap<>());
   }
 }

@@ -3,7 +3,6 @@ package dev.openaccel.runtime.internal.engine;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
-import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.EngineSpec;
 import dev.openaccel.runtime.trace.TraceEvent;
@@ -157,8 +156,9 @@ final class EngineDevices {
     return units[stream.stream().deviceIndex()].allocator().allocate(stream, bytes);
   }
 
-  MemoryStats memoryStats(int device) {
-    return units[device].allocator().stats();
+  /** The caching allocator of {@code device}, or null if the engine has no device memory. */
+  CachingAllocator allocator(int device) {
+    return units[device].allocator();
   }
 
   /** Whether the actor system's shutdown has begun. */
