@@ -68,7 +68,9 @@ public sealed interface AcceleratorStreams permits Accelerator {
 
   /**
    * A new stream of {@code device}, as {@code torch.Stream(device, priority)}; the priority is
-   * clamped into {@link #priorityRange}.
+   * clamped into {@link #priorityRange}. Exclusive to its user, who may {@link Stream#close} it.
+   *
+   * @throws IllegalStateException containing "accepts no more streams" after the accelerator closed
    */
   Stream newStream(Device device, int priority);
 
