@@ -144,10 +144,28 @@ public final class Stream implements AutoCloseable {
    * reported at the next covering sync, and later work still runs. Blocking calls inside a kernel
    * are rejected; use the {@code CompletionStage} forms.
    *
-   * @throws IllegalStateException containing "accepts no more work" after the accelerator closed
+   * <p>A stream holds at most {@code openaccel.stream-queue-limit} items not yet completed; every
+   * call that enqueues on a full stream waits for room, up to {@code openaccel.stream-queue-wait}
+   * (interruptibly), on threads that may block; see {@link #launchAsync} for actors and kernels.
+   *
+   * @throws IllegalStateException containing "accepts no more work" after the stream or the
+   *     accelerator closed; containing "queue full" when no room came within the wait, when the
+   *     waiting thread was interrupted, or at once on a thread that must not block
    */
   public void launch(String name, Runnable kernel) {
     ops.launch(Objects.requireNonNull(name, "name"), Objects.requireNonNull(kernel, "kernel"));
+  }
+
+  /**
+   * Enqueues a kernel as {@link #launch(String, Runnable)} does, without ever blocking: when the
+   * stream's queue is full ({@code openaccel.stream-queue-limit}) the kernel waits outside it, in
+   * order with this stream's other waiting {@code launchAsync} calls, and the returned stage
+   * completes once it is admitted (at once when there is room); the form for actors and kernels.
+   * The stage fails with {@link IllegalStateException} if the stream stops or closes first.
+   */
+  public CompletionStage<Void> launchAsync(String name, Runnable kernel) {
+    return ops.launchAsync(
+        Objects.requireNonNull(name, "name"), Objects.requireNonNull(kernel, "kernel"));
   }
 
   /**
@@ -245,53 +263,8 @@ public final class Stream implements AutoCloseable {
   }
 
   /**
-   * What a backend's stream does behind the public value: enqueue work and report progress. A
-   * backend creates streams with {@link #wrap} and one {@code Ops} per stream.
-   *
-   * <p>Implementations are thread-safe: any thread may enqueue; work runs in enqueue order.
+   * What a backend's stream does behind the public value ({@link StreamOperations}). A backend
+   * creates streams with {@link #wrap} and one {@code Ops} per stream.
    */
-  public interface Ops {
-
-    /** A new event of this stream's backend, for {@link Stream#recordEvent()}. */
-    Event newEvent(EventOptions options);
-
-    /** True when all work enqueued so far has completed. Must not send a message. */
-    boolean query();
-
-    /** How many work items enqueued so far have not completed. Must not send a message. */
-    long pendingWork();
-
-    /** Blocks until the work enqueued so far has completed; throws its failure if any. */
-    void synchronize();
-
-    /** Completes when the work enqueued so far has completed, exceptionally with its failure. */
-    CompletionStage<Void> synchronizeAsync();
-
-    /** Enqueues a kernel. */
-    void launch(String name, Runnable kernel);
-
-    /** Enqueues a kernel whose result completes the returned stage. */
-    <T> CompletionStage<T> submit(String name, Callable<T> kernel);
-
-    /** Enqueues a copy of {@code src}'s remaining bytes into {@code dst}, read when it runs. */
-    void copyToDevice(ByteBuffer src, DeviceBuffer dst);
-
-    /** Enqueues a copy of {@code src} into {@code dst} from its position, written when it runs. */
-    void copyToHost(DeviceBuffer src, ByteBuffer dst);
-
-    /** Enqueues a device-to-device copy; the buffers may live on different devices. */
-    void copy(DeviceBuffer src, DeviceBuffer dst);
-
-    /** Enqueues a kernel that works on {@code buffers}. */
-    void launch(String name, Kernel kernel, DeviceBuffer... buffers);
-
-    /** Work enqueued here after this call waits for work enqueued on {@code other} before it. */
-    void waitFor(Stream other);
-
-    /** Work enqueued here after this call waits until {@code signal} completes. */
-    void waitFor(CompletionStage<?> signal);
-
-    /** Closes the stream: see {@link Stream#close}. */
-    void close();
-  }
+  public interface Ops extends StreamOperations {}
 }

@@ -39,6 +39,11 @@ public final class ForeignStreams {
     }
 
     @Override
+    public CompletionStage<Void> launchAsync(String name, Runnable kernel) {
+      throw refused();
+    }
+
+    @Override
     public void close() {
       throw refused();
     }

@@ -39,6 +39,12 @@ final class Rows {
             none()));
     rows.add(
         new Row(
+            "empty kernels, one stream, queue bound not reached (vs no bound)",
+            rate("QueueBoundCost.boundNotReached"),
+            rate("QueueBoundCost.noBound"),
+            advantageAtLeast(0.95, ">= 0.95x no bound")));
+    rows.add(
+        new Row(
             "empty kernels, one stream (vs single-thread executor)",
             rate("EmptyKernels.streamLaunch"),
             rate("EmptyKernels.singleThreadExecutor"),

@@ -55,6 +55,8 @@ final class RuntimeConfig {
     }
     ConfigValues.stringList(config, "openaccel.disabled-backends");
     ConfigValues.intAtLeast(config, "openaccel.stream-pool-size", 1);
+    ConfigValues.intAtLeast(config, "openaccel.stream-queue-limit", 0);
+    ConfigValues.durationAtLeast(config, "openaccel.stream-queue-wait", Duration.ZERO);
     ConfigValues.durationAtLeast(
         config, "openaccel.device-synchronize-timeout", Duration.ofMillis(1));
     ConfigValues.durationAtLeast(

@@ -38,6 +38,13 @@ public abstract class BackendConformance {
   }
 
   @Nested
+  class StreamBounds extends StreamBoundTck {
+    StreamBounds() {
+      runFor(BackendConformance.this);
+    }
+  }
+
+  @Nested
   class StreamPools extends StreamPoolTck {
     StreamPools() {
       runFor(BackendConformance.this);

@@ -2,7 +2,6 @@ package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
-import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.PriorityRange;
@@ -69,6 +68,10 @@ public final class ActorEngine extends EngineEvents {
   @Override
   void checkMayBlock(String call, String asyncAlternative) {
     DeviceThread.checkMayBlock(system, call, asyncAlternative);
+  }
+
+  ActorSystem<?> system() {
+    return system;
   }
 
   EngineSpec spec() {
@@ -237,11 +240,6 @@ public final class ActorEngine extends EngineEvents {
   private CachingAllocator allocator(Device d) {
     require(Capability.DEVICE_MEMORY, "device memory");
     return devices.allocator(checkIndex(d));
-  }
-
-  /** {@code stream} was closed and has settled all its work; see {@link EngineDevices#closed}. */
-  void closed(StreamQueue stream, DeviceExecutionException unreported) {
-    devices.closed(stream, unreported);
   }
 
   // ---- argument checks ----

@@ -99,7 +99,7 @@ final class EngineDevices {
               shuttingDown = true; // before any kernel can be interrupted (see Kernels)
               String stopping = "the actor system '" + system.name() + "' is shutting down";
               for (Unit unit : units) {
-                unit.streams().all().forEach(h -> h.stopUnowned(stopping));
+                unit.streams().all().forEach(h -> h.end().stopUnowned(stopping));
               }
               KernelInterrupter.start(system, interruptAfter, this::allStreams);
               return CompletableFuture.completedFuture(Done.getInstance());
@@ -205,7 +205,7 @@ final class EngineDevices {
     FlightRecorder.removePeriodicEvent(reportIdle);
     for (Unit unit : units) {
       for (StreamQueue stream : unit.streams().all()) {
-        stream.stopUnowned(reason); // a stream its actor claimed stopped with the actor
+        stream.end().stopUnowned(reason); // a stream its actor claimed stopped with the actor
       }
       if (unit.allocator() != null) {
         unit.allocator().stop(); // device memory goes back, that of open buffers too

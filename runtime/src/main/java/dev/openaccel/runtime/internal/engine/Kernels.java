@@ -120,6 +120,24 @@ final class Kernels {
     }
   }
 
+  /**
+   * Runs {@code kernel}, a Java kernel of the stream whose {@code progress} this is, and counts it:
+   * a launch's failure is reported at the stream's next sync; a submit's once, by its stage (not
+   * again by later syncs or records), which completes after the count so that {@code query()}
+   * agrees with it. Owner only.
+   */
+  void runCounted(WorkItem.HostWork kernel, StreamProgress progress) {
+    Outcome outcome = run(kernel.name(), kernel);
+    if (kernel.result() == null) {
+      progress.fail(outcome.failure());
+      progress.itemCompletedUnpublished(); // the actor's drain publishes
+      return;
+    }
+    leave(); // the result's callbacks run in a fresh context
+    progress.itemCompleted();
+    outcome.complete(kernel.result());
+  }
+
   /** Runs one kernel with its launch delay, clean context and trace hooks. */
   Outcome run(String name, WorkItem.Body body) {
     boolean traced = begin(name);

@@ -28,7 +28,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
 
   sealed interface Command {}
 
-  /** Wake-up: there is work in the queue. */
+  /** Wake-up: there may be work in the queue. */
   enum Drain implements Command {
     INSTANCE
   }
@@ -64,7 +64,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
             handle.opened(queue == null);
             return new StreamActor(context, handle, queue);
           } catch (RuntimeException | Error e) { // the owner must stop what it claimed
-            handle.stop(handle.stopFailure("its device queue could not be opened: " + e));
+            handle.end().stop(handle.stopFailure("its device queue could not be opened: " + e));
             return Behaviors.stopped();
           }
         });
@@ -75,6 +75,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   private final StreamQueue handle;
   private final StreamProgress progress;
   private final int batch;
+  private final QueueBound bound;
   private final Kernels kernels;
   private final DeviceSteps device; // null: no device queue, every item is Java code run here
   private Generation blockedOn; // parked until this generation completes
@@ -86,6 +87,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     this.handle = handle;
     this.progress = handle.progress();
     this.batch = handle.batch();
+    this.bound = handle.bound();
     this.kernels = Kernels.of(handle);
     this.device =
         queue == null
@@ -111,7 +113,11 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
       } else {
         return Behaviors.unhandled();
       }
-      return handle.closeIfDone() ? Behaviors.stopped() : this; // closed, all its work settled
+      if (handle.end().closeIfDone()) {
+        return Behaviors.stopped(); // closed, and all its work settled
+      }
+      admitWaiting();
+      return this;
     } catch (RuntimeException | Error e) {
       crashed = e; // the actor stops; its work fails naming this (see onPostStop)
       throw e;
@@ -151,9 +157,8 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   }
 
   /**
-   * The stream's stop, in its owner's last turn: the stream takes no more work, and everything not
-   * run fails with why the actor stopped: what is queued, the item it parked on and the device
-   * items in flight (a sync or record behind device work never seen to end must not pass).
+   * The stream's stop, in its owner's last turn: what is queued, the item it parked on and the
+   * device items in flight fail with why the actor stopped (nothing never seen to end passes).
    */
   private Behavior<Command> onPostStop() {
     DevicePool.settle();
@@ -165,7 +170,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
             crashed == null
                 ? "the stream's actor stopped (its actor system is shutting down)"
                 : "the stream's actor failed and stopped: " + crashed);
-    handle.stop(why);
+    handle.end().stop(why);
     if (device != null) {
       device.stop(why);
     }
@@ -186,6 +191,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
             return;
           }
           progress.publish();
+          admitWaiting();
           budget = batch;
         }
         WorkItem item;
@@ -212,6 +218,12 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
       if (device != null) {
         device.flush(); // the stream submitted all it has for now, or yields its thread
       }
+    }
+  }
+
+  private void admitWaiting() { // completions published: producers waiting for room look again
+    if (bound.anyWaiting()) {
+      bound.signal(handle);
     }
   }
 
@@ -248,16 +260,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
     if (device != null && device.gateWhileBusy(kernel)) {
       return false; // Java code runs once the device has ended the work before it
     }
-    Kernels.Outcome outcome = kernels.run(kernel.name(), kernel);
-    if (kernel.result() == null) {
-      progress.fail(outcome.failure()); // a launch's failure is reported at the next sync
-      progress.itemCompletedUnpublished(); // drain() publishes
-      return true;
-    }
-    // A submit's failure is reported once, by its stage: not again by later syncs or records.
-    kernels.leave(); // the result's callbacks run in a fresh context
-    progress.itemCompleted(); // before the caller's stage completes, so query() agrees with it
-    outcome.complete(kernel.result());
+    kernels.runCounted(kernel, progress);
     return true;
   }
 

@@ -9,7 +9,7 @@ import java.util.List;
  * reported by a synchronization. Internal.
  *
  * <p>Owns: every field, written only by the stream's owner: its {@link StreamActor}, or, for a
- * stream that no actor ever claimed, the caller that stopped it ({@link StreamQueue#stopUnowned}).
+ * stream that no actor ever claimed, the caller that stopped it ({@link StreamEnd#stopUnowned}).
  * The state word of {@link StreamQueue} makes that one thread; producers and readers only read.
  */
 final class StreamProgress {

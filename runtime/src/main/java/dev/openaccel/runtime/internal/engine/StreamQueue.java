@@ -3,8 +3,7 @@ package dev.openaccel.runtime.internal.engine;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Stream;
-import java.util.ArrayList;
-import java.util.List;
+import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.jctools.queues.atomic.unpadded.MpscUnboundedAtomicUnpaddedArrayQueue;
@@ -21,39 +20,36 @@ import org.jctools.queues.atomic.unpadded.MpscUnboundedAtomicUnpaddedArrayQueue;
  *            IDLE was on? -> wake           '> state: [ count | CLOSING | STOPPED | OWNED | IDLE ]
  * </pre>
  *
- * <p>Ordering point: every enqueue reserves its place with one compare-and-set on {@code state}
- * (which also clears {@code IDLE}: one producer wakes an idle owner), then appends to JCTools'
- * chunked MPSC array queue; the actor runs items in queue order (the mailbox only carries
- * wake-ups). The reserved count is what {@link #query} compares with the completed count, and what
- * the owner's taken count is compared with: a reserved item not yet appended is waited for. {@link
- * #close} sets {@code CLOSING}: the user's work is refused from then on, the engine's own points
- * (device synchronize, a freed buffer's markers) are still taken, and the owner sets {@code
- * STOPPED} once it has taken and settled everything ({@link #closeIfDone}).
+ * <p>Every enqueue reserves its place with one compare-and-set on {@code state} (which also clears
+ * {@code IDLE}: one producer wakes an idle owner), then appends to JCTools' chunked MPSC array
+ * queue; the actor runs items in queue order. The reserved count is what {@link #query} compares
+ * with the completed count, and the owner's taken count with: a reserved item not yet appended is
+ * waited for. The user's work first passes the stream's {@link QueueBound}. {@link #close} sets
+ * {@code CLOSING}: the user's work is refused, the engine's own points are still taken, and the
+ * owner sets {@code STOPPED} once all is settled ({@link StreamEnd#closeIfDone}).
  *
  * <p>Owns: {@code state}, changed only by compare-and-set: producers add to the count and clear
- * {@code IDLE}, never once {@code STOPPED} is set (the count is then final); the closer sets {@code
+ * {@code IDLE} (never once {@code STOPPED} is set: the count is then final); the closer sets {@code
  * CLOSING}; the owner sets {@code IDLE}, {@code OWNED} and {@code STOPPED}. The owner (the stream's
  * actor once it {@link #claim}ed the stream, or whoever stopped a stream no actor claimed) alone
- * writes the {@link StreamProgress}, {@code closedCleanly} and {@code stopReason}, just after
- * {@code STOPPED}. A producer that finds {@code STOPPED} appends nothing and settles only its own
- * item.
+ * writes the {@link StreamProgress} and, through {@link StreamEnd}, why the stream stopped.
  */
 final class StreamQueue extends StreamOps {
-  private static final long IDLE = 1; // no turn pending or running: who clears it wakes the owner
-  private static final long OWNED = 2; // the stream's actor claimed the owner's side
-  private static final long STOPPED = 4; // no more work: the owner took every reserved item
-  private static final long CLOSING = 8; // closed: only the engine's own points are still taken
-  private static final long ONE = 16; // one reserved item: the count is the bits above the flags
+  static final long IDLE = 1; // no turn pending or running: who clears it wakes the owner
+  static final long OWNED = 2; // the stream's actor claimed the owner's side
+  static final long STOPPED = 4; // no more work: the owner took every reserved item
+  static final long CLOSING = 8; // closed: only the engine's own points are still taken
+  static final long ONE = 16; // one reserved item: the count is the bits above the flags
   private static final int CHUNK = 32; // items per array of the queue: an idle stream holds one
 
   private final ActorRef<DeviceActor.Command> device;
   private final int batch;
+  private final QueueBound bound;
   private final MpscUnboundedAtomicUnpaddedArrayQueue<WorkItem> items =
       new MpscUnboundedAtomicUnpaddedArrayQueue<>(CHUNK);
-  private final AtomicLong state = new AtomicLong(IDLE);
+  final AtomicLong state = new AtomicLong(IDLE); // also set by StreamEnd: STOPPED
   private final StreamProgress progress = new StreamProgress();
-  private volatile DeviceExecutionException stopReason; // the owner's, once STOPPED is set
-  private boolean closedCleanly; // written before stopReason: closed with all its work settled
+  private final StreamEnd end = new StreamEnd(this);
   private volatile ActorRef<StreamActor.Command> actor; // written once, by the actor's claim
 
   /**
@@ -67,10 +63,21 @@ final class StreamQueue extends StreamOps {
       long id,
       int priority,
       int batch,
-      boolean exclusive) {
+      boolean exclusive,
+      QueueBound bound) {
     super(engine, deviceId, id, priority, exclusive);
     this.device = device;
     this.batch = batch;
+    this.bound = bound;
+  }
+
+  QueueBound bound() {
+    return bound;
+  }
+
+  /** How the stream ends: stopped or closed. */
+  StreamEnd end() {
+    return end;
   }
 
   @Override
@@ -97,13 +104,31 @@ final class StreamQueue extends StreamOps {
     enqueue(new WorkItem.Launch(name, kernel));
   }
 
+  @Override
+  public CompletionStage<Void> launchAsync(String name, Runnable kernel) {
+    return bound.admitOrLater(this, new WorkItem.Launch(name, kernel));
+  }
+
   // ---- the producers' side: any thread ----
 
   @Override
   void enqueue(WorkItem item) {
+    if (state.get() / ONE >= bound.admitBelow) { // full, or nearly: look again, maybe wait
+      try {
+        bound.admit(this);
+      } catch (IllegalStateException full) {
+        item.reject(stopFailure(full.getMessage())); // never reserved: settled here
+        throw full;
+      }
+    }
+    append(item);
+  }
+
+  /** Appends the user's {@code item}, admitted by the bound, or refuses it. */
+  void append(WorkItem item) {
     if (!offer(item, STOPPED | CLOSING)) {
       DeviceExecutionException why =
-          (state.get() & STOPPED) == 0 ? stopFailure("it was closed") : stopReason();
+          (state.get() & STOPPED) == 0 ? stopFailure("it was closed") : end.reason();
       item.reject(why); // the count is fixed or closed to the user: nothing was reserved
       throw new IllegalStateException(why.getMessage(), why);
     }
@@ -112,8 +137,8 @@ final class StreamQueue extends StreamOps {
   @Override
   void enqueueOrSettle(WorkItem item) {
     if (!offer(item, STOPPED)) {
-      DeviceExecutionException why = stopReason(); // reads closedCleanly after it
-      item.reject(closedCleanly ? null : why);
+      DeviceExecutionException why = end.reason(); // the clean-close flag is read after it
+      item.reject(end.closedCleanly() ? null : why);
     }
   }
 
@@ -142,10 +167,26 @@ final class StreamQueue extends StreamOps {
           state.compareAndExchange(s, unowned ? s | CLOSING | STOPPED : (s | CLOSING) & ~IDLE);
       if (witness == s) {
         if (unowned) {
-          closed();
-        } else if ((s & IDLE) != 0) {
+          end.closed();
+          return;
+        }
+        bound.release(stopFailure("it was closed").getMessage()); // none waits for room now
+        if ((s & IDLE) != 0) {
           wake(); // the idle owner finds CLOSING and stops
         }
+        return;
+      }
+      s = witness;
+    }
+  }
+
+  /** Makes sure the owner takes a turn soon (it looks at the bound's waiting work after each). */
+  void wakeOwner() {
+    long s = state.get();
+    while ((s & (IDLE | STOPPED)) == IDLE) {
+      long witness = state.compareAndExchange(s, s & ~IDLE);
+      if (witness == s) {
+        wake();
         return;
       }
       s = witness;
@@ -166,15 +207,6 @@ final class StreamQueue extends StreamOps {
     } else {
       ref.tell(StreamActor.Drain.INSTANCE);
     }
-  }
-
-  // Why it stopped: written just after the flag, which a reader saw first.
-  private DeviceExecutionException stopReason() {
-    DeviceExecutionException why;
-    while ((why = stopReason) == null) {
-      Thread.onSpinWait();
-    }
-    return why;
   }
 
   // ---- the owner's side: the stream's actor, or whoever stopped a stream no actor claimed ----
@@ -216,8 +248,8 @@ final class StreamQueue extends StreamOps {
     return item;
   }
 
-  /** An item reserved and being appended: it arrives within a few instructions. */
-  private WorkItem arriving() {
+  /** An item reserved and being appended: it arrives within a few instructions. Owner only. */
+  WorkItem arriving() {
     WorkItem item;
     while ((item = items.poll()) == null) {
       Thread.onSpinWait();
@@ -236,65 +268,5 @@ final class StreamQueue extends StreamOps {
       s = witness;
     }
     return true;
-  }
-
-  /** Stops a closing stream that took and settled all its work; true if it did. Owner only. */
-  boolean closeIfDone() {
-    long s = state.get();
-    while ((s & (CLOSING | STOPPED)) == CLOSING && s / ONE == progress.taken() && progress.idle()) {
-      long witness = state.compareAndExchange(s, s | STOPPED);
-      if (witness == s) {
-        closed();
-        return true;
-      }
-      s = witness;
-    }
-    return false;
-  }
-
-  private void closed() { // the owner's, once it set STOPPED on a closed stream
-    closedCleanly = true;
-    stopReason = stopFailure("it was closed");
-    engine().closed(this, progress.report());
-  }
-
-  /** Stops the stream, failing what was reserved and not taken with {@code why}. Owner only. */
-  void stop(DeviceExecutionException why) {
-    long before = state.getAndUpdate(v -> v | STOPPED);
-    if ((before & STOPPED) == 0) {
-      stopped(before, why);
-    }
-  }
-
-  /**
-   * Stops the stream if no actor claimed it (its spawn may never be handled during shutdown): the
-   * caller is then its owner and fails its queued work. Any thread; idempotent.
-   */
-  void stopUnowned(String reason) {
-    DeviceExecutionException why = stopFailure(reason);
-    long s = state.get();
-    while ((s & (OWNED | STOPPED)) == 0) {
-      long witness = state.compareAndExchange(s, s | STOPPED);
-      if (witness == s) {
-        stopped(s, why);
-        return;
-      }
-      s = witness;
-    }
-  }
-
-  // The stopper's part once it set STOPPED on state before: publish why, fail what was reserved.
-  private void stopped(long before, DeviceExecutionException why) {
-    stopReason = why;
-    progress.rejectAll(takeAll(before / ONE), why);
-  }
-
-  private List<WorkItem> takeAll(long reserved) {
-    List<WorkItem> rest = new ArrayList<>((int) Math.min(reserved - progress.taken(), 64));
-    while (progress.taken() < reserved) {
-      rest.add(arriving());
-      progress.took();
-    }
-    return rest;
   }
 }

@@ -1,9 +1,12 @@
 package dev.openaccel.runtime.internal.engine;
 
+import com.typesafe.config.Config;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.PriorityRange;
+import dev.openaccel.runtime.spi.ConfigValues;
 import dev.openaccel.runtime.spi.EngineSpec;
 import dev.openaccel.runtime.trace.TraceEvent;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
@@ -39,6 +42,8 @@ final class StreamRegistry {
   private final AtomicInteger lowNext = new AtomicInteger();
   private final AtomicInteger highNext = new AtomicInteger();
   private final StreamQueue defaultStream;
+  private final int queueLimit; // openaccel.stream-queue-limit: 0 is none
+  private final Duration queueWait; // openaccel.stream-queue-wait
 
   StreamRegistry(
       ActorEngine engine, EngineDevices owner, Device device, ActorRef<DeviceActor.Command> actor) {
@@ -47,6 +52,10 @@ final class StreamRegistry {
     this.device = device;
     this.actor = actor;
     this.spec = engine.spec();
+    Config config = engine.system().settings().config();
+    this.queueLimit = ConfigValues.intAtLeast(config, "openaccel.stream-queue-limit", 0);
+    this.queueWait =
+        ConfigValues.durationAtLeast(config, "openaccel.stream-queue-wait", Duration.ZERO);
     int pool = spec.streamPoolSize();
     this.lowPool = new AtomicReferenceArray<>(pool);
     this.highPool = new AtomicReferenceArray<>(pool);
@@ -118,11 +127,19 @@ final class StreamRegistry {
 
   private StreamQueue create(long id, int priority, boolean exclusive) {
     StreamQueue handle =
-        new StreamQueue(engine, actor, device, id, priority, batchFor(priority), exclusive);
+        new StreamQueue(
+            engine,
+            actor,
+            device,
+            id,
+            priority,
+            batchFor(priority),
+            exclusive,
+            new QueueBound(queueLimit, queueWait));
     streams.put(id, handle);
     String stopped = owner.stoppedReason();
     if (stopped != null) {
-      handle.stopUnowned(stopped); // created after shutdown: it must reject work, not wait
+      handle.end().stopUnowned(stopped); // created after shutdown: it must reject work, not wait
     }
     if (engine.tracer().enabled()) {
       engine

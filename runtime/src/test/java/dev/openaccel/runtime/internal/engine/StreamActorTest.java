@@ -41,7 +41,15 @@ class StreamActorTest {
   }
 
   private static StreamQueue handle(TestProbe<DeviceActor.Command> device, long id) {
-    return new StreamQueue(ENGINE, device.getRef(), Device.of(TYPE, 0), id, 0, 8, true);
+    return new StreamQueue(
+        ENGINE,
+        device.getRef(),
+        Device.of(TYPE, 0),
+        id,
+        0,
+        8,
+        true,
+        new QueueBound(0, Duration.ofSeconds(1)));
   }
 
   @Test

@@ -1,0 +1,59 @@
+package dev.openaccel.runtime;
+
+import java.nio.ByteBuffer;
+import java.util.concurrent.Callable;
+import java.util.concurrent.CompletionStage;
+
+/**
+ * What a backend's stream does behind the public {@link Stream} value: enqueue work and report
+ * progress. A backend implements it as {@link Stream.Ops}, one per stream.
+ *
+ * <p>Implementations are thread-safe: any thread may enqueue; work runs in enqueue order.
+ */
+public interface StreamOperations {
+
+  /** A new event of this stream's backend, for {@link Stream#recordEvent()}. */
+  Event newEvent(EventOptions options);
+
+  /** True when all work enqueued so far has completed. Must not send a message. */
+  boolean query();
+
+  /** How many work items enqueued so far have not completed. Must not send a message. */
+  long pendingWork();
+
+  /** Blocks until the work enqueued so far has completed; throws its failure if any. */
+  void synchronize();
+
+  /** Completes when the work enqueued so far has completed, exceptionally with its failure. */
+  CompletionStage<Void> synchronizeAsync();
+
+  /** Enqueues a kernel; waits for room in a full queue. */
+  void launch(String name, Runnable kernel);
+
+  /** Enqueues a kernel once the queue has room; the stage completes then. Never blocks. */
+  CompletionStage<Void> launchAsync(String name, Runnable kernel);
+
+  /** Enqueues a kernel whose result completes the returned stage. */
+  <T> CompletionStage<T> submit(String name, Callable<T> kernel);
+
+  /** Enqueues a copy of {@code src}'s remaining bytes into {@code dst}, read when it runs. */
+  void copyToDevice(ByteBuffer src, DeviceBuffer dst);
+
+  /** Enqueues a copy of {@code src} into {@code dst} from its position, written when it runs. */
+  void copyToHost(DeviceBuffer src, ByteBuffer dst);
+
+  /** Enqueues a device-to-device copy; the buffers may live on different devices. */
+  void copy(DeviceBuffer src, DeviceBuffer dst);
+
+  /** Enqueues a kernel that works on {@code buffers}. */
+  void launch(String name, Kernel kernel, DeviceBuffer... buffers);
+
+  /** Work enqueued here after this call waits for work enqueued on {@code other} before it. */
+  void waitFor(Stream other);
+
+  /** Work enqueued here after this call waits until {@code signal} completes. */
+  void waitFor(CompletionStage<?> signal);
+
+  /** Closes the stream: see {@link Stream#close}. */
+  void close();
+}

@@ -1,0 +1,155 @@
+package dev.openaccel.runtime.internal.engine;
+
+import java.time.Duration;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.locks.LockSupport;
+
+/**
+ * The bound on one stream's queue: at most {@code limit} items reserved and not completed ({@code
+ * openaccel.stream-queue-limit}). A producer compares the reserved count with {@link #admitBelow}
+ * (completed count, as last seen, plus the limit) before it reserves: below it, nothing else is
+ * read. At or above it, {@link #admit} looks at the completed count again and, if the stream is
+ * full, waits: a thread that may block parks (up to {@code openaccel.stream-queue-wait},
+ * interruptibly); a thread that must not block is refused at once. {@code launchAsync} work waits
+ * in {@code waiting}, outside the queue, and is admitted in order by the owner. Internal.
+ *
+ * <p>Owns: {@code admitBelow}, raised by producers and the owner alike (a stale, lower value only
+ * sends a producer here, which reads the count again); {@code parked} and {@code waiting},
+ * thread-safe queues that producers add to and the owner drains ({@link #signal}, in its turns
+ * after it published completions).
+ */
+final class QueueBound {
+  /** No bound: the comparison is never true. */
+  static final long UNBOUNDED = Long.MAX_VALUE;
+
+  private final long limit;
+  private final Duration wait;
+  private final Queue<Thread> parked = new ConcurrentLinkedQueue<>();
+  private final Queue<Waiting> waiting = new ConcurrentLinkedQueue<>();
+  volatile long admitBelow; // read by producers on every enqueue: StreamQueue compares with it
+
+  /** A bound of {@code limit} items (0: none); a blocked producer waits up to {@code wait}. */
+  QueueBound(long limit, Duration wait) {
+    this.limit = limit == 0 ? UNBOUNDED : limit;
+    this.wait = wait;
+    this.admitBelow = this.limit;
+  }
+
+  /** An item that waits for room outside the queue, and the stage its admission completes. */
+  record Waiting(WorkItem.Launch item, CompletableFuture<Void> admitted) {}
+
+  /** Whether {@code reserved} more items fit, given the completed count; raises the snapshot. */
+  private boolean fits(long reserved, StreamProgress progress) {
+    if (limit == UNBOUNDED) {
+      return true;
+    }
+    long below = progress.completed() + limit;
+    if (below > admitBelow) {
+      admitBelow = below; // a racing lower write is harmless: it only costs a second look
+    }
+    return reserved < below;
+  }
+
+  /**
+   * Returns once {@code queue} has room for one more item (or stopped or closed: the enqueue then
+   * says so); the caller found its reserved count at or above {@link #admitBelow}.
+   *
+   * @throws IllegalStateException containing "queue full": no room within the wait, interrupted, or
+   *     on a thread that must not block
+   */
+  void admit(StreamQueue queue) {
+    if (waiting.isEmpty() && fits(queue.enqueued(), queue.progress())) {
+      return;
+    }
+    try {
+      queue.engine().checkMayBlock("an enqueue on a full stream", "Stream.launchAsync");
+    } catch (IllegalStateException mustNotBlock) {
+      throw full(queue, "it must not block here: " + mustNotBlock.getMessage());
+    }
+    long deadline = System.nanoTime() + wait.toNanos();
+    Thread self = Thread.currentThread();
+    parked.add(self);
+    try {
+      while (!(waiting.isEmpty() && fits(queue.enqueued(), queue.progress()))
+          && queue.acceptsWork()) {
+        long left = deadline - System.nanoTime();
+        if (left <= 0) {
+          throw full(queue, "no room came within " + wait + " (openaccel.stream-queue-wait)");
+        }
+        LockSupport.parkNanos(this, left);
+        if (Thread.interrupted()) {
+          self.interrupt();
+          throw full(queue, "the waiting thread was interrupted");
+        }
+      }
+    } finally {
+      parked.remove(self);
+    }
+  }
+
+  /**
+   * Enqueues {@code item} (a launch: it holds nothing) now if there is room and nothing waits, else
+   * queues it until there is; the stage completes once it is admitted. Never blocks.
+   */
+  CompletableFuture<Void> admitOrLater(StreamQueue queue, WorkItem.Launch item) {
+    if (!queue.acceptsWork() || (waiting.isEmpty() && fits(queue.enqueued(), queue.progress()))) {
+      queue.append(item); // refused at the call if the stream was closed or stopped
+      return CompletableFuture.completedFuture(null);
+    }
+    Waiting later = new Waiting(item, new CompletableFuture<>());
+    waiting.add(later);
+    if (!queue.acceptsWork() && waiting.remove(later)) { // stopped meanwhile: release() missed it
+      queue.append(item);
+    }
+    queue.wakeOwner(); // an idle owner would never look at waiting otherwise
+    return later.admitted();
+  }
+
+  /** Whether a producer waits for room; the owner's cheap test before {@link #signal}. */
+  boolean anyWaiting() {
+    return !parked.isEmpty() || !waiting.isEmpty();
+  }
+
+  /**
+   * The owner's turn published completions: admits waiting items in order while there is room, and
+   * wakes the parked producers to look again (all of them: each takes its own look). Owner only.
+   */
+  void signal(StreamQueue queue) {
+    Waiting next;
+    while ((next = waiting.peek()) != null && fits(queue.enqueued(), queue.progress())) {
+      waiting.poll();
+      try {
+        queue.append(next.item());
+        next.admitted().complete(null);
+      } catch (IllegalStateException stopped) {
+        next.admitted().completeExceptionally(stopped);
+      }
+    }
+    parked.forEach(LockSupport::unpark);
+  }
+
+  /**
+   * The stream stopped or closed: waiting launches (which hold nothing) fail with {@code why};
+   * parked producers look again, and find it.
+   */
+  void release(String why) {
+    Waiting next;
+    while ((next = waiting.poll()) != null) {
+      next.admitted().completeExceptionally(new IllegalStateException(why));
+    }
+    parked.forEach(LockSupport::unpark);
+  }
+
+  private IllegalStateException full(StreamQueue queue, String why) {
+    return new IllegalStateException(
+        queue.stream()
+            + " queue full: "
+            + queue.pendingWork()
+            + " items not completed, its limit is "
+            + limit
+            + " (openaccel.stream-queue-limit); "
+            + why);
+  }
+}
