@@ -63,12 +63,15 @@ final class ClCallbacks {
     watcher.ended(event, status, status < 0 ? 0 : endNanos(event));
   }
 
-  /** The event's run time on the device (end minus start), or 0 without profiling. */
-  static long durationNanos(long event) {
+  /**
+   * The run time on the device from {@code startEvent}'s start to {@code event}'s end (the same
+   * event for one command), or 0 without profiling.
+   */
+  static long durationNanos(long startEvent, long event) {
     try (MemoryStack stack = MemoryStack.stackPush()) {
       var start = stack.mallocLong(1);
       var end = stack.mallocLong(1);
-      if (clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_START, start, null) != 0
+      if (clGetEventProfilingInfo(startEvent, CL_PROFILING_COMMAND_START, start, null) != 0
           || clGetEventProfilingInfo(event, CL_PROFILING_COMMAND_END, end, null) != 0) {
         return 0;
       }

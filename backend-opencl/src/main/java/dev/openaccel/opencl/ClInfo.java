@@ -61,12 +61,17 @@ final class ClInfo {
 
   /** A NUL-terminated string of {@code bytes}. */
   static String decode(ByteBuffer bytes) {
+    return decodeExactly(bytes).trim();
+  }
+
+  /** The NUL-terminated UTF-8 string at the start of {@code bytes}, whitespace kept. */
+  static String decodeExactly(ByteBuffer bytes) {
     int end = 0;
     while (end < bytes.limit() && bytes.get(end) != 0) {
       end++;
     }
     byte[] text = new byte[end];
     bytes.get(0, text);
-    return new String(text, StandardCharsets.UTF_8).trim();
+    return new String(text, StandardCharsets.UTF_8);
   }
 }

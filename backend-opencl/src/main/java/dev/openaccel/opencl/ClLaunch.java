@@ -1,17 +1,43 @@
 package dev.openaccel.opencl;
 
-/** A checked device-kernel launch: the kernel, its shape and its encoded arguments. */
-record ClLaunch(DeviceKernel kernel, String name, LaunchShape shape, KernelArguments args)
+/**
+ * A checked device-kernel launch: the kernel, its shape and its encoded arguments, and for a kernel
+ * of a checked program the bounds check of this launch (else null).
+ */
+record ClLaunch(
+    DeviceKernel kernel, String name, LaunchShape shape, KernelArguments args, ClBoundsCheck check)
     implements ClWork {
+
+  /** A launch of a kernel whose accesses are not checked. */
+  ClLaunch(DeviceKernel kernel, String name, LaunchShape shape, KernelArguments args) {
+    this(kernel, name, shape, args, null);
+  }
 
   @Override
   public int enqueue(long queue, long eventAddress) {
-    return kernel.enqueue(queue, shape, args, eventAddress);
+    return kernel.enqueue(queue, shape, args, check, eventAddress);
   }
 
   @Override
   public void enqueued() {
     args.enqueued();
+  }
+
+  @Override
+  public long spanStart(long event) {
+    return check == null ? event : check.spanStart(event);
+  }
+
+  @Override
+  public RuntimeException failureOnDevice() {
+    return check == null ? null : check.failure(kernel, name);
+  }
+
+  @Override
+  public void ended(boolean completed) {
+    if (check != null) {
+      check.release();
+    }
   }
 
   @Override

@@ -1,10 +1,12 @@
 package dev.openaccel.opencl;
 
 import static org.lwjgl.opencl.CL10.CL_PROGRAM_BUILD_LOG;
+import static org.lwjgl.opencl.CL10.CL_PROGRAM_SOURCE;
 import static org.lwjgl.opencl.CL10.clBuildProgram;
 import static org.lwjgl.opencl.CL10.clCreateKernel;
 import static org.lwjgl.opencl.CL10.clCreateProgramWithSource;
 import static org.lwjgl.opencl.CL10.clGetProgramBuildInfo;
+import static org.lwjgl.opencl.CL10.clGetProgramInfo;
 import static org.lwjgl.opencl.CL10.clReleaseProgram;
 import static org.lwjgl.opencl.CL12.CL_KERNEL_ARG_ADDRESS_CONSTANT;
 import static org.lwjgl.opencl.CL12.CL_KERNEL_ARG_ADDRESS_GLOBAL;
@@ -63,6 +65,24 @@ final class ClProgram implements AutoCloseable {
       long kernel = clCreateKernel(program, name, rc);
       ClErrors.check(rc.get(0), "clCreateKernel(" + name + ")");
       return kernel;
+    }
+  }
+
+  /** The source the program was built from, as OpenCL reports it ({@code CL_PROGRAM_SOURCE}). */
+  String source() {
+    try (MemoryStack stack = MemoryStack.stackPush()) {
+      PointerBuffer size = stack.mallocPointer(1);
+      ClErrors.check(
+          clGetProgramInfo(program, CL_PROGRAM_SOURCE, (ByteBuffer) null, size),
+          "clGetProgramInfo");
+      ByteBuffer source = MemoryUtil.memAlloc((int) Math.max(1, size.get(0)));
+      try {
+        ClErrors.check(
+            clGetProgramInfo(program, CL_PROGRAM_SOURCE, source, null), "clGetProgramInfo");
+        return ClInfo.decodeExactly(source);
+      } finally {
+        MemoryUtil.memFree(source);
+      }
     }
   }
 

@@ -156,7 +156,7 @@ final class ClQueue implements DeviceQueue, AutoCloseable {
         command.ended(false);
         done.fail(failure != null ? failure : new OpenClException(command.toString(), code));
       } else if (watchedSeq != 0) {
-        reports.watch(watchedHandle, watchedSeq, command.name());
+        reports.watch(watchedHandle, watchedSeq, command);
       }
     };
   }

@@ -75,15 +75,17 @@ final class ClReports {
    * waiting thread ({@link Completions}) waits no longer than the command takes: on NVIDIA's
    * platform a thread waiting for an event of a queue makes enqueues onto that queue about 4x
    * slower (48.6 against 11.0 µs per empty kernel, an H100), and an unflushed command may wait on
-   * the host for as long as its stream keeps submitting.
+   * the host for as long as its stream keeps submitting. {@code command} is null for a marker.
    */
-  void watch(long handle, long seq, String name) {
+  void watch(long handle, long seq, ClWork command) {
     send(seq);
     try {
       context.watch(
           handle,
           (ev, status, end) -> {
-            trace.ended(name, ev, status);
+            if (command != null) {
+              trace.ended(command.name(), command.spanStart(ev), ev, status);
+            }
             clReleaseEvent(ev);
             settle(seq, status, end, null, true);
           });
@@ -153,20 +155,27 @@ final class ClReports {
     ClPending.Ended ended = pending.take(seq, fromCallback);
     for (ClEntry entry : ended.entries()) {
       boolean failed = entry.seq() == seq && status < 0;
+      ClWork work = entry.work();
       if (entry.traced() != 0) {
-        trace.endedBefore(entry.work().name(), entry.traced(), failed, endNanos);
+        trace.endedBefore(
+            work.name(), work.spanStart(entry.traced()), entry.traced(), failed, endNanos);
         entry.releaseTraced();
       }
-      if (entry.work() != null) {
+      RuntimeException found = null;
+      if (work != null) {
         // After close the engine has failed what is left: a copy then gives its staging memory back
         // without writing the caller's buffer, while a barrier still reports its marker's end.
-        entry.work().ended(!failed && (!ended.afterClose() || entry.work() instanceof ClBarrier));
+        boolean completed = !failed && (!ended.afterClose() || work instanceof ClBarrier);
+        found = completed ? work.failureOnDevice() : null;
+        work.ended(completed);
       }
       if (entry.seq() <= ended.failedUpTo()) {
         continue; // its completion failed when the queue was lost
       }
       if (failed) {
         entry.done().fail(cause != null ? cause : new OpenClException(entry.what(), status));
+      } else if (found != null) {
+        entry.done().fail(found); // e.g. a checked kernel's out-of-bounds access
       } else {
         entry.done().complete(endNanos);
       }

@@ -32,10 +32,13 @@ final class ClTrace {
     return tracer != null && tracer.enabled();
   }
 
-  /** Publishes the span of {@code event}, the command {@code name}, if tracing is on. */
-  void ended(String name, long event, int status) {
+  /**
+   * Publishes the span of the command {@code name}, from {@code startEvent}'s start to {@code
+   * event}'s end ({@link ClWork#spanStart}), if tracing is on.
+   */
+  void ended(String name, long startEvent, long event, int status) {
     if (name != null && enabled()) {
-      span(name, event, status < 0, System.nanoTime());
+      span(name, startEvent, event, status < 0, System.nanoTime());
     }
   }
 
@@ -45,19 +48,20 @@ final class ClTrace {
    * its device end came before the report's, both on the device's clock. Without profiling the
    * times read no duration and no earlier end: the span is an instant, now.
    */
-  void endedBefore(String name, long event, boolean failed, long reportEnd) {
+  void endedBefore(String name, long startEvent, long event, boolean failed, long reportEnd) {
     if (name != null && enabled()) {
       span(
           name,
+          startEvent,
           event,
           failed,
           System.nanoTime() - Math.max(0, reportEnd - ClCallbacks.endNanos(event)));
     }
   }
 
-  /** The span of {@code event}, ending at {@code finished} on the host's clock. */
-  private void span(String name, long event, boolean failed, long finished) {
-    long started = finished - ClCallbacks.durationNanos(event);
+  /** The span from {@code startEvent} to {@code event}, ending at {@code finished} (host clock). */
+  private void span(String name, long startEvent, long event, boolean failed, long finished) {
+    long started = finished - ClCallbacks.durationNanos(startEvent, event);
     publish(
         new TraceEvent.KernelStarted(stream.device(), stream.id(), name, started),
         new TraceEvent.KernelFinished(stream.device(), stream.id(), name, failed, finished));

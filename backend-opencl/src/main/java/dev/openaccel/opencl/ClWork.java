@@ -28,6 +28,24 @@ interface ClWork extends DeviceWork {
   void enqueued();
 
   /**
+   * The event whose {@code CL_PROFILING_COMMAND_START} begins the command's trace span, given the
+   * event OpenCL gave for the command ({@code event}): that one, unless the command is several (a
+   * checked kernel and the read of its error buffer).
+   */
+  default long spanStart(long event) {
+    return event;
+  }
+
+  /**
+   * Called once the command has ended successfully, before {@link #ended}: a failure found in what
+   * the device produced (a checked kernel's out-of-bounds access), which fails the command, or
+   * null.
+   */
+  default RuntimeException failureOnDevice() {
+    return null;
+  }
+
+  /**
    * Called once when the command has ended, before the stream hears of it: {@code completed} false
    * if it failed or was never enqueued. Releases what the command held (staging memory).
    */

@@ -32,7 +32,9 @@ import org.lwjgl.system.MemoryUtil;
  * IllegalArgumentException} at the call, naming the parameter and the value. The launch runs in
  * stream order like any kernel; a failure to enqueue it (e.g. {@code CL_INVALID_WORK_GROUP_SIZE
  * (-54)}) fails the stream's work and surfaces as a {@link
- * dev.openaccel.runtime.DeviceExecutionException} at the next covering sync point.
+ * dev.openaccel.runtime.DeviceExecutionException} at the next covering sync point. A kernel of a
+ * checked program ({@link ProgramOptions#checked}) also fails there with a {@link
+ * KernelBoundsException} when it accessed a {@code __global} argument out of bounds.
  *
  * <p>Owns: its {@code cl_kernel}, whose argument slots are set and enqueued under this object's
  * monitor (a launch's arguments are shared state until {@code clEnqueueNDRangeKernel} captures
@@ -42,7 +44,8 @@ public final class DeviceKernel {
   private final ClContext context;
   private final String name;
   private final long kernel;
-  private final List<KernelParameter> parameters;
+  private final List<KernelParameter> parameters; // the user's: no hidden ones
+  private final KernelChecks checks; // null: not checked
   private final LaunchTarget target;
   private final long[] ownLocalMemory; // by device index: the kernel's own __local variables
   private final Slot[] slots; // what each argument slot holds; null: not set (or a set failed)
@@ -57,32 +60,54 @@ public final class DeviceKernel {
     }
   }
 
+  /** The kernel {@code name} of {@code program}, not checked. */
   DeviceKernel(ClProgram program, String name, LaunchTarget target) {
+    this(program, name, target, null);
+  }
+
+  /**
+   * The kernel {@code name} of {@code program}, whose hidden parameters {@code checks} describes
+   * (null for an unchecked kernel).
+   *
+   * @throws IllegalArgumentException if the compiler's parameters do not match {@code checks}
+   */
+  DeviceKernel(ClProgram program, String name, LaunchTarget target, KernelChecks checks) {
     this.context = program.context();
     this.name = Objects.requireNonNull(name, "name");
     this.kernel = program.createKernel(name);
     this.target = target;
+    this.checks = checks;
+    List<KernelParameter> all;
     try (MemoryStack stack = MemoryStack.stackPush()) {
       var count = stack.mallocInt(1);
       ClErrors.check(
           clGetKernelInfo(kernel, CL_KERNEL_NUM_ARGS, count, null),
           "clGetKernelInfo(" + name + ")");
-      this.parameters = ClProgram.parameters(kernel, count.get(0));
+      all = ClProgram.parameters(kernel, count.get(0));
+      this.parameters = checks == null ? all : checks.userParameters(all);
+    } catch (RuntimeException e) {
+      clReleaseKernel(kernel);
+      throw e;
     }
     this.ownLocalMemory = new long[context.devices().size()];
     for (int i = 0; i < ownLocalMemory.length; i++) { // before any local argument is set
       ownLocalMemory[i] = localMemorySize(kernel, context.device(i));
     }
-    this.slots = new Slot[parameters.size()];
+    this.slots = new Slot[all.size()];
   }
 
   public String name() {
     return name;
   }
 
-  /** The kernel's parameters, in order. */
+  /** The kernel's parameters, in order (a checked kernel's hidden ones are not among them). */
   public List<KernelParameter> parameters() {
     return parameters;
+  }
+
+  /** Whether launches check the kernel's accesses to its {@code __global} arguments. */
+  public boolean checked() {
+    return checks != null;
   }
 
   /**
@@ -91,7 +116,8 @@ public final class DeviceKernel {
    * @throws IllegalArgumentException if the arguments do not match {@link #parameters()}, a buffer
    *     is not of this backend, the {@link LocalMemory} arguments ask for more than the device's
    *     local memory, or {@code stream} is not an OpenCL stream
-   * @throws IllegalStateException if a buffer is closed
+   * @throws IllegalStateException if a buffer is closed, or the accelerator (for a checked kernel)
+   * @throws OpenClException if OpenCL cannot make a checked kernel's error buffer
    */
   public void launch(Stream stream, LaunchShape shape, Object... args) {
     launch(stream, name, shape, args);
@@ -109,7 +135,9 @@ public final class DeviceKernel {
     ClLaunch launch;
     try {
       requireLocalMemory(stream, encoded.localBytes());
-      launch = new ClLaunch(this, launchName, shape, encoded);
+      ClBoundsCheck check =
+          checks == null || checks.hidden() == 0 ? null : ClBoundsCheck.create(context);
+      launch = new ClLaunch(this, launchName, shape, encoded, check);
     } catch (RuntimeException e) {
       encoded.enqueued();
       throw e;
@@ -167,40 +195,58 @@ public final class DeviceKernel {
    * merely the same {@code cl_mem} handle: a released buffer's handle value may come back for a new
    * one, which a driver may know by another device address.
    *
-   * @return the error code of {@code clEnqueueNDRangeKernel}, 0 on success
+   * <p>With a {@code check}, the hidden arguments follow (each checked buffer's size, then the
+   * error buffer, set every time: it is new per launch), and the read of the error buffer behind
+   * the kernel gets the event at {@code eventAddress}.
+   *
+   * @return the error code of {@code clEnqueueNDRangeKernel} (or of the read), 0 on success
    * @throws OpenClException if an argument cannot be set
    */
-  synchronized int enqueue(long queue, LaunchShape shape, KernelArguments args, long eventAddress) {
+  synchronized int enqueue(
+      long queue, LaunchShape shape, KernelArguments args, ClBoundsCheck check, long eventAddress) {
     try (MemoryStack stack = MemoryStack.stackPush()) {
       long value = stack.nmalloc(8, 8);
       for (int i = 0; i < args.count(); i++) {
-        long bits = args.bits(i); // 0 for local memory, which only a size describes
-        ClRegion region = args.region(i);
-        int size = args.size(i);
-        Slot slot = slots[i];
-        if (slot != null && slot.holds(bits, region, size)) {
-          continue;
-        }
-        slots[i] = null;
-        MemoryUtil.memPutLong(value, bits);
-        int rc = nclSetKernelArg(kernel, i, size, args.isLocal(i) ? 0L : value);
-        if (rc != 0) {
-          throw new OpenClException(
-              "clSetKernelArg(" + name + ", " + i + " " + parameters.get(i) + ")", rc);
-        }
-        slots[i] = new Slot(bits, region, size);
+        // bits are 0 for local memory, which only a size describes
+        set(value, i, args.bits(i), args.region(i), args.size(i), args.isLocal(i));
       }
-      return nclEnqueueNDRangeKernel(
-          queue,
-          kernel,
-          shape.dimensions(),
-          0L,
-          shape.global(stack),
-          shape.local(stack),
-          0,
-          0L,
-          eventAddress);
+      if (check != null) {
+        int hidden = args.count();
+        for (int index : checks.checked()) {
+          set(value, hidden++, args.bufferSize(index), null, Long.BYTES, false);
+        }
+        slots[hidden] = null;
+        set(value, hidden, check.errorBuffer(), null, Long.BYTES, false);
+      }
+      int rc =
+          nclEnqueueNDRangeKernel(
+              queue,
+              kernel,
+              shape.dimensions(),
+              0L,
+              shape.global(stack),
+              shape.local(stack),
+              0,
+              0L,
+              check == null ? eventAddress : check.kernelEventAddress());
+      return check == null || rc != 0 ? rc : check.readBack(queue, eventAddress);
     }
+  }
+
+  /** Sets argument slot {@code i} unless it holds that already; {@code value} is scratch. */
+  private void set(long value, int i, long bits, ClRegion region, int size, boolean local) {
+    Slot slot = slots[i];
+    if (slot != null && slot.holds(bits, region, size)) {
+      return;
+    }
+    slots[i] = null;
+    MemoryUtil.memPutLong(value, bits);
+    int rc = nclSetKernelArg(kernel, i, size, local ? 0L : value);
+    if (rc != 0) {
+      String what = i < parameters.size() ? parameters.get(i).toString() : "a hidden argument";
+      throw new OpenClException("clSetKernelArg(" + name + ", " + i + " " + what + ")", rc);
+    }
+    slots[i] = new Slot(bits, region, size);
   }
 
   /**

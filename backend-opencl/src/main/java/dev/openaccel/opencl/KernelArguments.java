@@ -31,6 +31,7 @@ final class KernelArguments {
 
   private final int[] sizes;
   private ClRegion[] regions; // null until a buffer is put: a launch of values makes none
+  private long[] bufferSizes; // the bytes of each buffer argument, with regions
   private boolean[] local; // null until a local-memory argument is put
 
   private KernelArguments(int count) {
@@ -76,12 +77,15 @@ final class KernelArguments {
     switch (p.space()) {
       case GLOBAL, CONSTANT -> {
         String use = "launch a kernel on";
-        ClRegion region = target.region(require(kernel, p, arg, DeviceBuffer.class), use);
+        DeviceBuffer buffer = require(kernel, p, arg, DeviceBuffer.class);
+        ClRegion region = target.region(buffer, use);
         bits[i] = region.acquire(use);
         if (regions == null) {
           regions = new ClRegion[bits.length];
+          bufferSizes = new long[bits.length];
         }
         regions[i] = region;
+        bufferSizes[i] = buffer.size();
         sizes[i] = Long.BYTES;
       }
       case LOCAL -> {
@@ -161,6 +165,14 @@ final class KernelArguments {
   /** The region argument {@code i} names, or null for a value or local memory. */
   ClRegion region(int i) {
     return regions == null ? null : regions[i];
+  }
+
+  /**
+   * The bytes of the buffer argument {@code i} (its size, which the region it lies in may exceed):
+   * what a checked kernel may access.
+   */
+  long bufferSize(int i) {
+    return bufferSizes[i];
   }
 
   /** The bits of argument {@code i}: a value, or a buffer's {@code cl_mem}. */

@@ -60,18 +60,31 @@ public final class OpenCl {
     return backend.devices();
   }
 
-  /** {@link #compile(String, String)} without extra options. */
+  /** {@link #compile(String, ProgramOptions)} without options of its own, checked as configured. */
   public DeviceProgram compile(String source) {
-    return compile(source, "");
+    return compile(source, ProgramOptions.defaults());
   }
 
   /**
-   * Compiles OpenCL C {@code source} for every device, or returns the cached program.
-   *
-   * @throws OpenClException ({@code CL_BUILD_PROGRAM_FAILURE (-11)}) with the full build log
-   * @throws IllegalStateException if the backend has no devices
+   * {@link #compile(String, ProgramOptions)} with the build options {@code options}, checked as
+   * {@code openaccel.opencl.checked-kernels} says.
    */
   public DeviceProgram compile(String source, String options) {
+    return compile(source, ProgramOptions.of(options));
+  }
+
+  /**
+   * Compiles OpenCL C {@code source} for every device with {@code options}, or returns the cached
+   * program. A checked program ({@link ProgramOptions#checked}) is built from the source rewritten
+   * to check every access to a {@code __global} pointer parameter.
+   *
+   * @throws OpenClException ({@code CL_BUILD_PROGRAM_FAILURE (-11)}) with the full build log
+   * @throws IllegalArgumentException for a checked program whose kernels use a {@code __global}
+   *     pointer parameter other than as {@code p[index]}, naming the kernel, the parameter and the
+   *     line
+   * @throws IllegalStateException if the backend has no devices
+   */
+  public DeviceProgram compile(String source, ProgramOptions options) {
     return backend.programs().compile(source, options);
   }
 }

@@ -22,6 +22,7 @@ import java.util.Objects;
  * @param memoryPerDevice bytes the allocator may use per device; 0 for the device's global memory
  * @param waitStrategy how idle device threads wait for work (and for device callbacks' hand-offs)
  * @param completions how the end of a command reaches Java: callbacks, waiting threads, or auto
+ * @param checkedKernels whether programs are checked unless their {@link ProgramOptions} say
  */
 public record OpenClSettings(
     String platform,
@@ -35,7 +36,8 @@ public record OpenClSettings(
     int batch,
     long memoryPerDevice,
     WaitStrategy waitStrategy,
-    Completions completions) {
+    Completions completions,
+    boolean checkedKernels) {
 
   public OpenClSettings {
     Objects.requireNonNull(platform, "platform");
@@ -74,7 +76,8 @@ public record OpenClSettings(
         ConfigValues.intAtLeast(config, p + "batch", 1),
         ConfigValues.bytesAtLeast(config, p + "memory-per-device", 0),
         ConfigValues.choice(config, p + "wait-strategy", WaitStrategy.values()),
-        ConfigValues.choice(config, p + "completions", Completions.values()));
+        ConfigValues.choice(config, p + "completions", Completions.values()),
+        ConfigValues.bool(config, p + "checked-kernels"));
   }
 
   private static String library(Config config, String key) {

@@ -12,7 +12,7 @@ import java.util.concurrent.ConcurrentHashMap;
  * program is built at most once per key (concurrent callers of the same key wait for that build).
  */
 final class Programs {
-  private record Key(String source, String options) {}
+  private record Key(String source, String options, boolean checked) {}
 
   private final ClContext context;
   private final OpenClSettings settings;
@@ -27,29 +27,37 @@ final class Programs {
   }
 
   /**
-   * The program of {@code source} built with the configured and the given options.
+   * The program of {@code source} built with the configured and the given options, checked as they
+   * say.
    *
    * @throws OpenClException with the full build log if it does not build
+   * @throws IllegalArgumentException if it is to be checked and a kernel cannot be
    */
-  DeviceProgram compile(String source, String options) {
+  DeviceProgram compile(String source, ProgramOptions options) {
     SignalChaining.checkFor(context.platformName()); // PoCL's LLVM runs from here on
-    return context.whileOpen("compile a program", () -> compileOpen(source, options));
+    String all = (settings.buildOptions() + " " + options.buildOptions()).trim();
+    Key key = new Key(source, all, options.checkedWith(settings.checkedKernels()));
+    return context.whileOpen("compile a program", () -> compileOpen(key));
   }
 
-  private DeviceProgram compileOpen(String source, String options) {
-    String all = (settings.buildOptions() + " " + options).trim();
+  private DeviceProgram compileOpen(Key key) {
     if (!settings.programCache()) {
-      DeviceProgram program = build(source, all);
+      DeviceProgram program = build(key);
       synchronized (uncached) {
         uncached.add(program);
       }
       return program;
     }
-    return cache.computeIfAbsent(new Key(source, all), key -> build(key.source(), key.options()));
+    return cache.computeIfAbsent(key, this::build);
   }
 
-  private DeviceProgram build(String source, String options) {
-    return new DeviceProgram(new ClProgram(context, source, options), target);
+  private DeviceProgram build(Key key) {
+    if (!key.checked()) {
+      return new DeviceProgram(new ClProgram(context, key.source(), key.options()), target, null);
+    }
+    CheckedSource.Result checked = CheckedSource.instrument(key.source());
+    return new DeviceProgram(
+        new ClProgram(context, checked.source(), key.options()), target, checked.kernels());
   }
 
   /** Releases every program; no launch may be enqueued afterwards. */

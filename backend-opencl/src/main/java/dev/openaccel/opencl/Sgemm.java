@@ -21,7 +21,10 @@ import org.slf4j.LoggerFactory;
  * when they are multiples of 64. Otherwise, and on other devices (CPUs, or a GPU that cannot run
  * work-groups of 256 with them), each work-item reads global memory directly for 8 rows x 16
  * columns when {@code n} is a multiple of 16 (in work-groups of 16 x 2 when the sizes allow), else
- * 8 x 8. {@link #plan} says which for given sizes. This class is thread-safe.
+ * 8 x 8. {@link #plan} says which for given sizes. Its kernels are never checked ({@link
+ * ProgramOptions#checked}), whatever {@code openaccel.opencl.checked-kernels} says: they walk the
+ * matrices through pointer arithmetic, and {@code multiply} checks every buffer's size against the
+ * matrix sizes at the call instead. This class is thread-safe.
  */
 public final class Sgemm {
   /**
@@ -47,15 +50,17 @@ public final class Sgemm {
   private final int[] groupsFor128; // by device index: tiles of 128 from this many; 0: no tiles
 
   private Sgemm(OpenCl opencl, int[] groupsFor128) {
-    DeviceProgram registers = opencl.compile(SOURCE, REGISTERS);
+    DeviceProgram registers = opencl.compile(SOURCE, unchecked(REGISTERS));
     this.wide = new Built(registers.kernel("sgemm8x16"), REGISTERS);
     this.narrow = new Built(registers.kernel("sgemm8x8"), REGISTERS);
     Built big = null;
     Built small = null;
     if (Arrays.stream(groupsFor128).anyMatch(groups -> groups > 0)) {
       try {
-        big = new Built(opencl.compile(SOURCE, TILES_128).kernel("sgemmTiles"), TILES_128);
-        small = new Built(opencl.compile(SOURCE, TILES_64).kernel("sgemmTiles"), TILES_64);
+        big =
+            new Built(opencl.compile(SOURCE, unchecked(TILES_128)).kernel("sgemmTiles"), TILES_128);
+        small =
+            new Built(opencl.compile(SOURCE, unchecked(TILES_64)).kernel("sgemmTiles"), TILES_64);
       } catch (OpenClException e) {
         LOG.warn(
             "sgemm: the local-memory tiles do not build, the register kernels serve: {}",
@@ -76,6 +81,10 @@ public final class Sgemm {
     this.tiles128 = big;
     this.tiles64 = small;
     this.groupsFor128 = groupsFor128;
+  }
+
+  private static ProgramOptions unchecked(String buildOptions) {
+    return ProgramOptions.of(buildOptions).checked(false);
   }
 
   /**

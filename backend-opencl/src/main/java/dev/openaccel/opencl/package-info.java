@@ -19,8 +19,10 @@
  * The public types are {@link dev.openaccel.opencl.OpenCl}, {@link
  * dev.openaccel.opencl.DeviceProgram}, {@link dev.openaccel.opencl.DeviceKernel}, {@link
  * dev.openaccel.opencl.LaunchShape}, {@link dev.openaccel.opencl.LocalMemory}, {@link
- * dev.openaccel.opencl.KernelParameter}, {@link dev.openaccel.opencl.Sgemm}, {@link
- * dev.openaccel.opencl.OpenClSettings}, {@link dev.openaccel.opencl.OpenClException} and the
- * provider; the {@code Cl*} classes are internal.
+ * dev.openaccel.opencl.KernelParameter}, {@link dev.openaccel.opencl.ProgramOptions}, {@link
+ * dev.openaccel.opencl.Sgemm}, {@link dev.openaccel.opencl.OpenClSettings}, {@link
+ * dev.openaccel.opencl.OpenClException}, {@link dev.openaccel.opencl.KernelBoundsException} and the
+ * provider; the {@code Cl*} classes and the rewriting of checked kernels ({@code CheckedSource},
+ * {@code CheckedBody}, {@code KernelDeclaration}, {@code KernelChecks}) are internal.
  */
 package dev.openaccel.opencl;

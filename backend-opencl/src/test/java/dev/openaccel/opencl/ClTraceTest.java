@@ -63,7 +63,7 @@ class ClTraceTest {
                   () -> {
                     start.await(10, TimeUnit.SECONDS);
                     for (int i = 0; i < SPANS; i++) {
-                      trace.ended(name, event, CL_COMPLETE);
+                      trace.ended(name, event, event, CL_COMPLETE);
                     }
                     return null;
                   }));

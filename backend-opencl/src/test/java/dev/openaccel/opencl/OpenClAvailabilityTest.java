@@ -43,7 +43,8 @@ class OpenClAvailabilityTest {
                 1,
                 0,
                 dev.openaccel.runtime.spi.WaitStrategy.BLOCKING,
-                Completions.AUTO));
+                Completions.AUTO,
+                false));
     assertTrue(probe instanceof ClPlatforms.Unavailable, String.valueOf(probe));
   }
 

@@ -36,6 +36,7 @@ class OpenClConfigValidationTest {
     BAD.put("openaccel.opencl.memory-per-device", "-1");
     BAD.put("openaccel.opencl.wait-strategy", "spin");
     BAD.put("openaccel.opencl.completions", "polling");
+    BAD.put("openaccel.opencl.checked-kernels", "sometimes");
   }
 
   @TestFactory

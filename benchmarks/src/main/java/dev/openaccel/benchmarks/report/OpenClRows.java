@@ -65,5 +65,13 @@ final class OpenClRows {
             flops("SgemmGflops.openAccelSgemm", SGEMM_1024_FLOP),
             flops("SgemmGflops.rawSgemm", SGEMM_1024_FLOP),
             none()));
+    for (int n : new int[] {4096, 1048576}) {
+      rows.add(
+          new Row(
+              "opencl: SAXPY of " + n + " floats + synchronize, checked kernel (vs unchecked)",
+              rate("CheckedSaxpy.checkedSaxpy").with("n", n),
+              rate("CheckedSaxpy.uncheckedSaxpy").with("n", n),
+              none()));
+    }
   }
 }
