@@ -76,6 +76,7 @@ public final class DeviceKernel {
     this.slots = new Slot[parameters.size()];
   }
 
+  /** The kernel's function name in its program. */
   public String name() {
     return name;
   }

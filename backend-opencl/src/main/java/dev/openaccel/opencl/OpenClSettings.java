@@ -37,6 +37,13 @@ public record OpenClSettings(
     WaitStrategy waitStrategy,
     Completions completions) {
 
+  /**
+   * Copies {@code devices} and checks the values.
+   *
+   * @throws IllegalArgumentException naming the key and the value, for a negative {@code
+   *     memoryPerDevice} or a {@code computeUnits <= 0}; {@link NullPointerException} for a null
+   *     component
+   */
   public OpenClSettings {
     Objects.requireNonNull(platform, "platform");
     devices = List.copyOf(devices);
