@@ -20,8 +20,11 @@ import java.util.Locale;
  * </ul>
  */
 public enum Completions {
+  /** {@code auto}: {@link #WAITING_THREADS} on NVIDIA's platform, {@link #CALLBACKS} elsewhere. */
   AUTO("auto"),
+  /** {@code callbacks}: the platform calls back when a command ends. */
   CALLBACKS("callbacks"),
+  /** {@code waiting-threads}: a thread blocks in {@code clWaitForEvents} per watched command. */
   WAITING_THREADS("waiting-threads");
 
   private final String configName;

@@ -96,6 +96,7 @@ public final class DeviceKernel {
     this.slots = new Slot[all.size()];
   }
 
+  /** The kernel's function name in its program. */
   public String name() {
     return name;
   }

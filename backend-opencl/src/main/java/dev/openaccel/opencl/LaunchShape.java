@@ -22,6 +22,13 @@ import org.lwjgl.system.MemoryStack;
  */
 public record LaunchShape(long[] global, long[] local) {
 
+  /**
+   * Copies both arrays and checks them.
+   *
+   * @throws IllegalArgumentException naming the sizes: fewer than 1 or more than 3 dimensions, a
+   *     global size {@code <= 0}, or a local size of another dimension count or that does not
+   *     divide the global size
+   */
   public LaunchShape {
     global = global.clone();
     local = local.clone();
@@ -66,6 +73,7 @@ public record LaunchShape(long[] global, long[] local) {
     return new LaunchShape(global, local);
   }
 
+  /** The number of dimensions, 1 to 3. */
   public int dimensions() {
     return global.length;
   }
@@ -91,11 +99,13 @@ public record LaunchShape(long[] global, long[] local) {
     return address;
   }
 
+  /** A copy of the global sizes. */
   @Override
   public long[] global() {
     return global.clone();
   }
 
+  /** A copy of the local sizes; empty if the device chooses. */
   @Override
   public long[] local() {
     return local.clone();

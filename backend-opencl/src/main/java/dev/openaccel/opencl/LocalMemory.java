@@ -7,12 +7,17 @@ package dev.openaccel.opencl;
  * @param bytes bytes per work-group, {@code > 0}
  */
 public record LocalMemory(long bytes) {
+  /**
+   * Checks the size: {@link IllegalArgumentException} ("local memory must be > 0 bytes, got ...")
+   * unless positive.
+   */
   public LocalMemory {
     if (bytes <= 0) {
       throw new IllegalArgumentException("local memory must be > 0 bytes, got " + bytes);
     }
   }
 
+  /** {@code bytes} of work-group memory; the same checks as the constructor. */
   public static LocalMemory bytes(long bytes) {
     return new LocalMemory(bytes);
   }

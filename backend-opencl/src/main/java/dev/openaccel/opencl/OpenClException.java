@@ -12,6 +12,10 @@ public class OpenClException extends AcceleratorException {
 
   private final int code;
 
+  /**
+   * An error of {@code call} with OpenCL error code {@code code}: "{@code <call> failed: <name>
+   * (<code>)}".
+   */
   public OpenClException(String call, int code) {
     this(call, code, "");
   }

@@ -39,6 +39,13 @@ public record OpenClSettings(
     Completions completions,
     boolean checkedKernels) {
 
+  /**
+   * Copies {@code devices} and checks the values.
+   *
+   * @throws IllegalArgumentException naming the key and the value, for a negative {@code
+   *     memoryPerDevice} or a {@code computeUnits <= 0}; {@link NullPointerException} for a null
+   *     component
+   */
   public OpenClSettings {
     Objects.requireNonNull(platform, "platform");
     devices = List.copyOf(devices);

@@ -35,6 +35,13 @@ public record OpenRegSettings(
     Map<Integer, WaitStrategy> deviceWaitStrategies) {
   private static final String PREFIX = "openaccel.openreg.";
 
+  /**
+   * Copies {@code deviceWaitStrategies} and checks the values.
+   *
+   * @throws IllegalArgumentException naming the key and the value: a per-device wait strategy for a
+   *     device beyond {@code deviceCount}, a negative device count or delay, or a memory size
+   *     {@code <= 0}
+   */
   public OpenRegSettings {
     deviceWaitStrategies = Map.copyOf(deviceWaitStrategies);
     for (int device : deviceWaitStrategies.keySet()) {

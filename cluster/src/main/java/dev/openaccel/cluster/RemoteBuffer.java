@@ -14,6 +14,12 @@ import java.util.Objects;
  * @param size its size in bytes
  */
 public record RemoteBuffer(String node, Device device, long bufferId, long size) {
+  /**
+   * Checks the fields.
+   *
+   * @throws IllegalArgumentException "invalid remote buffer: id ..., size ..." unless both are
+   *     positive; {@link NullPointerException} for a null node or device
+   */
   public RemoteBuffer {
     Objects.requireNonNull(node, "node");
     Objects.requireNonNull(device, "device");

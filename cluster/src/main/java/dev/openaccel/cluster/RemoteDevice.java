@@ -11,6 +11,12 @@ import java.util.Objects;
  * @param device the device on that node; it must have an index
  */
 public record RemoteDevice(String node, Device device) {
+  /**
+   * Checks the fields.
+   *
+   * @throws IllegalArgumentException "invalid node address '...'" for an empty node or one ending
+   *     in {@code /}, "a remote device needs a device index, got ..." for a device without index
+   */
   public RemoteDevice {
     Objects.requireNonNull(node, "node");
     Objects.requireNonNull(device, "device");

@@ -41,14 +41,17 @@ public final class RemoteStream {
     this.system = system;
   }
 
+  /** The address of the node that owns the stream. */
   public String node() {
     return device.node();
   }
 
+  /** The stream's device, with its node. */
   public RemoteDevice device() {
     return device;
   }
 
+  /** The stream's id on its device, as the owning node numbers it. */
   public long id() {
     return id;
   }

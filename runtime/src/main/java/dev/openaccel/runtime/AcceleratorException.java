@@ -8,10 +8,12 @@ package dev.openaccel.runtime;
 public class AcceleratorException extends RuntimeException {
   private static final long serialVersionUID = 1L;
 
+  /** An exception with {@code message} and no cause. */
   public AcceleratorException(String message) {
     super(message);
   }
 
+  /** An exception with {@code message} and {@code cause}. */
   public AcceleratorException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -9,10 +9,15 @@ import java.util.Objects;
  *
  * @param type the device type
  * @param index the device index, {@code >= -1}
- * @throws IllegalArgumentException if the index is below -1
  */
 public record Device(DeviceType type, int index) implements Serializable {
 
+  /**
+   * Checks the index.
+   *
+   * @throws IllegalArgumentException "device index must be -1 (none) or non-negative, got ..." if
+   *     the index is below -1; {@link NullPointerException} if the type is null
+   */
   public Device {
     Objects.requireNonNull(type, "type");
     if (index < -1) {

@@ -12,6 +12,7 @@ package dev.openaccel.runtime;
  */
 public interface DeviceBuffer extends AutoCloseable {
 
+  /** The device whose memory this buffer is. */
   Device device();
 
   /** The size in bytes. */

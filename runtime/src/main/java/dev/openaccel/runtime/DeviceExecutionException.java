@@ -8,10 +8,15 @@ package dev.openaccel.runtime;
 public class DeviceExecutionException extends AcceleratorException {
   private static final long serialVersionUID = 1L;
 
+  /** An exception with {@code message} and no cause. */
   public DeviceExecutionException(String message) {
     super(message);
   }
 
+  /**
+   * An exception with {@code message} and {@code cause} (the failure it reports, such as a kernel's
+   * own exception).
+   */
   public DeviceExecutionException(String message, Throwable cause) {
     super(message, cause);
   }

@@ -11,6 +11,10 @@ public class DeviceOutOfMemoryException extends AcceleratorException {
   private final long free;
   private final long capacity;
 
+  /**
+   * The allocation of {@code requested} bytes on {@code device} failed with {@code free} of {@code
+   * capacity} bytes free; the message names all four.
+   */
   public DeviceOutOfMemoryException(Device device, long requested, long free, long capacity) {
     super(
         device
@@ -26,14 +30,17 @@ public class DeviceOutOfMemoryException extends AcceleratorException {
     this.capacity = capacity;
   }
 
+  /** The bytes the failed allocation asked for. */
   public long requested() {
     return requested;
   }
 
+  /** The device's free bytes when the allocation failed. */
   public long free() {
     return free;
   }
 
+  /** The device's memory capacity in bytes. */
   public long capacity() {
     return capacity;
   }

@@ -9,11 +9,16 @@ import java.util.regex.Pattern;
  * backend.
  *
  * @param name lower-case identifier matching {@code [a-z][a-z0-9_]*}
- * @throws IllegalArgumentException if the name does not match
  */
 public record DeviceType(String name) implements Serializable {
   private static final Pattern NAME = Pattern.compile("[a-z][a-z0-9_]*");
 
+  /**
+   * Checks the name.
+   *
+   * @throws IllegalArgumentException "device type name '...' must match [a-z][a-z0-9_]*" if it does
+   *     not match; {@link NullPointerException} if it is null
+   */
   public DeviceType {
     Objects.requireNonNull(name, "name");
     if (!NAME.matcher(name).matches()) {

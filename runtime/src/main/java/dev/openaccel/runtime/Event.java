@@ -19,6 +19,9 @@ import org.apache.pekko.actor.typed.ActorRef;
  */
 public interface Event extends AutoCloseable {
 
+  /**
+   * The device type this event was created for; it can be recorded on streams of that type only.
+   */
   DeviceType deviceType();
 
   /** The device of the first record; empty before it. */
@@ -32,11 +35,13 @@ public interface Event extends AutoCloseable {
    */
   long id();
 
+  /** The options the event was created with. */
   EventOptions options();
 
   /** Whether the backend event exists (after the first record, before close). */
   boolean isCreated();
 
+  /** Whether the event has been recorded at least once. */
   boolean wasRecorded();
 
   /** Records on the caller's current stream of the current device. */

@@ -15,6 +15,13 @@ import java.util.Objects;
  */
 public record EventHandle(DeviceType deviceType, int deviceIndex, long eventId, String node)
     implements Serializable {
+  /**
+   * Checks the fields.
+   *
+   * @throws IllegalArgumentException "invalid event handle: event id ..., device index ..." unless
+   *     the id is positive and the index non-negative; {@link NullPointerException} for a null type
+   *     or node
+   */
   public EventHandle {
     Objects.requireNonNull(deviceType, "deviceType");
     Objects.requireNonNull(node, "node");

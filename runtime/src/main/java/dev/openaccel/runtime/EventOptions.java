@@ -49,14 +49,17 @@ public record EventOptions(boolean enableTiming, boolean blocking, boolean inter
     return BY_BITS[bits];
   }
 
+  /** These options with {@link #enableTiming} set to {@code on}. */
   public EventOptions withTiming(boolean on) {
     return new EventOptions(on, blocking, interprocess);
   }
 
+  /** These options with {@link #blocking} set to {@code on}. */
   public EventOptions withBlocking(boolean on) {
     return new EventOptions(enableTiming, on, interprocess);
   }
 
+  /** These options with {@link #interprocess} set to {@code on}. */
   public EventOptions withInterprocess(boolean on) {
     return new EventOptions(enableTiming, blocking, on);
   }

@@ -23,7 +23,9 @@ public interface KernelContext {
    */
   ByteBuffer buffer(int i);
 
+  /** The device the kernel runs on: its stream's. */
   Device device();
 
+  /** The stream the kernel was launched on. */
   Stream stream();
 }

@@ -34,6 +34,7 @@ public final class StreamGuard implements AutoCloseable {
     return originalStream;
   }
 
+  /** The stream this guard made current. */
   public Stream currentStream() {
     return stream;
   }
@@ -43,6 +44,7 @@ public final class StreamGuard implements AutoCloseable {
     return originalDevice;
   }
 
+  /** The device this guard made current: the guarded stream's. */
   public Device currentDevice() {
     return stream.device();
   }

@@ -26,6 +26,7 @@ public sealed interface EventSignal {
 
   /** The recorded work failed, or the runtime stopped before it completed. */
   record Failed(long eventId, long generation, Throwable cause) implements EventSignal {
+    /** Rejects a null {@code cause} ({@link NullPointerException}). */
     public Failed {
       Objects.requireNonNull(cause, "cause");
     }

@@ -25,16 +25,21 @@ import org.apache.pekko.actor.typed.ActorRef;
  */
 public interface DeviceGuardImpl {
 
+  /** The device type this backend serves. */
   DeviceType type();
 
+  /** The optional features this backend supports; each one listed must work. */
   Set<Capability> capabilities();
 
   /** Sets the current device and returns the previous one. */
   Device exchangeDevice(Device d);
 
+  /** The caller's current device of this type. */
   Device getDevice();
 
   /**
+   * Makes {@code d} the caller's current device of this type.
+   *
    * @throws IllegalArgumentException containing "device index is out of range"
    */
   void setDevice(Device d);
@@ -60,13 +65,20 @@ public interface DeviceGuardImpl {
   /** The number of devices; never throws, 0 if the backend failed to initialise. */
   int deviceCount();
 
+  /** The stream priorities of this backend's devices; one value if it has no priorities. */
   PriorityRange priorityRange();
 
   /** Blocks until all work on all streams of the device has completed. */
   void synchronizeDevice(int deviceIndex);
 
+  /** Whether all work enqueued on {@code s} so far has completed; never blocks. */
   boolean queryStream(Stream s);
 
+  /**
+   * Blocks until all work enqueued on {@code s} so far has completed.
+   *
+   * @throws dev.openaccel.runtime.DeviceExecutionException if that work failed
+   */
   void synchronizeStream(Stream s);
 
   /**
@@ -82,8 +94,14 @@ public interface DeviceGuardImpl {
    */
   void block(BackendEvent e, Stream s);
 
+  /** Whether the work captured by {@code e}'s latest record has completed; never blocks. */
   boolean queryEvent(BackendEvent e);
 
+  /**
+   * Blocks until the work captured by {@code e}'s latest record at call time has completed.
+   *
+   * @throws dev.openaccel.runtime.DeviceExecutionException if that work failed
+   */
   void synchronizeEvent(BackendEvent e);
 
   /** Releases the backend event; never throws. */

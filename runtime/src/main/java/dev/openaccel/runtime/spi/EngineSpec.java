@@ -61,6 +61,7 @@ public final class EngineSpec {
     return new Builder(type);
   }
 
+  /** The device type the engine serves. */
   public DeviceType type() {
     return type;
   }
@@ -163,51 +164,61 @@ public final class EngineSpec {
       this.type = Objects.requireNonNull(type, "type");
     }
 
+    /** Sets {@link EngineSpec#deviceCount()}; checked by {@link #build()}. */
     public Builder deviceCount(int count) {
       this.deviceCount = count;
       return this;
     }
 
+    /** Sets {@link EngineSpec#priorityRange()}. */
     public Builder priorityRange(PriorityRange range) {
       this.priorityRange = Objects.requireNonNull(range, "priorityRange");
       return this;
     }
 
+    /** Sets {@link EngineSpec#computeUnits()}; checked by {@link #build()}. */
     public Builder computeUnits(int threads) {
       this.computeUnits = threads;
       return this;
     }
 
+    /** Sets {@link EngineSpec#streamPoolSize()}; checked by {@link #build()}. */
     public Builder streamPoolSize(int streams) {
       this.streamPoolSize = streams;
       return this;
     }
 
+    /** Sets {@link EngineSpec#batch()}; checked by {@link #build()}. */
     public Builder batch(int items) {
       this.batch = items;
       return this;
     }
 
+    /** Sets {@link EngineSpec#launchModel()}. */
     public Builder launchModel(LaunchModel model) {
       this.launchModel = Objects.requireNonNull(model, "launchModel");
       return this;
     }
 
+    /** Sets {@link EngineSpec#memoryPerDevice()}; excludes {@link #memory}. */
     public Builder memoryPerDevice(long bytes) {
       this.memoryPerDevice = bytes;
       return this;
     }
 
+    /** Sets {@link EngineSpec#capabilities()} to exactly these, replacing the default. */
     public Builder capabilities(Capability first, Capability... more) {
       this.capabilities = EnumSet.of(first, more);
       return this;
     }
 
+    /** Sets {@link EngineSpec#capabilities()} to a copy of {@code all}, which may be empty. */
     public Builder capabilities(Set<Capability> all) {
       this.capabilities = all.isEmpty() ? EnumSet.noneOf(Capability.class) : EnumSet.copyOf(all);
       return this;
     }
 
+    /** Sets {@link EngineSpec#executor()}. */
     public Builder executor(DeviceExecutor executor) {
       this.executor = Objects.requireNonNull(executor, "executor");
       return this;

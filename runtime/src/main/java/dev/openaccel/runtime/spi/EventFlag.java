@@ -6,7 +6,12 @@ package dev.openaccel.runtime.spi;
  * form with timing.
  */
 public enum EventFlag {
+  /** The cheap event, without timestamps: what an event without timing records with. */
   PYTORCH_DEFAULT,
+  /** The full event, with timestamps; needs {@link Capability#TIMING}. */
   BACKEND_DEFAULT,
+  /**
+   * No valid flag: {@link EventChecks#checkFlag} rejects it with {@link IllegalArgumentException}.
+   */
   INVALID
 }

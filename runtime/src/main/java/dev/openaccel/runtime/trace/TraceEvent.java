@@ -11,18 +11,23 @@ import java.util.Objects;
  */
 public sealed interface TraceEvent {
 
+  /** The device it happened on. */
   Device device();
 
   /** {@link System#nanoTime()} when it happened. */
   long atNanos();
 
+  /** The backend event was created, by the event's first record. */
   record EventCreated(Device device, long eventId, long atNanos) implements TraceEvent {
+    /** Rejects a null {@code device} ({@link NullPointerException}). */
     public EventCreated {
       Objects.requireNonNull(device, "device");
     }
   }
 
+  /** The backend event was destroyed, by the event's close. */
   record EventDeleted(Device device, long eventId, long atNanos) implements TraceEvent {
+    /** Rejects a null {@code device} ({@link NullPointerException}). */
     public EventDeleted {
       Objects.requireNonNull(device, "device");
     }
@@ -31,6 +36,7 @@ public sealed interface TraceEvent {
   /** Record {@code generation} of the event was enqueued on the stream. */
   record EventRecorded(Device device, long eventId, long streamId, long generation, long atNanos)
       implements TraceEvent {
+    /** Rejects a null {@code device} ({@link NullPointerException}). */
     public EventRecorded {
       Objects.requireNonNull(device, "device");
     }
@@ -39,6 +45,7 @@ public sealed interface TraceEvent {
   /** The stream will wait for record {@code generation} of the event. */
   record EventWaited(Device device, long eventId, long streamId, long generation, long atNanos)
       implements TraceEvent {
+    /** Rejects a null {@code device} ({@link NullPointerException}). */
     public EventWaited {
       Objects.requireNonNull(device, "device");
     }
@@ -46,13 +53,16 @@ public sealed interface TraceEvent {
 
   /** The host synchronized on the event. */
   record EventSynchronized(Device device, long eventId, long atNanos) implements TraceEvent {
+    /** Rejects a null {@code device} ({@link NullPointerException}). */
     public EventSynchronized {
       Objects.requireNonNull(device, "device");
     }
   }
 
+  /** A stream was created with {@code priority}. */
   record StreamCreated(Device device, long streamId, int priority, long atNanos)
       implements TraceEvent {
+    /** Rejects a null {@code device} ({@link NullPointerException}). */
     public StreamCreated {
       Objects.requireNonNull(device, "device");
     }
@@ -60,6 +70,7 @@ public sealed interface TraceEvent {
 
   /** The host synchronized on the stream. */
   record StreamSynchronized(Device device, long streamId, long atNanos) implements TraceEvent {
+    /** Rejects a null {@code device} ({@link NullPointerException}). */
     public StreamSynchronized {
       Objects.requireNonNull(device, "device");
     }
@@ -67,6 +78,7 @@ public sealed interface TraceEvent {
 
   /** The host synchronized on the whole device. */
   record DeviceSynchronized(Device device, long atNanos) implements TraceEvent {
+    /** Rejects a null {@code device} ({@link NullPointerException}). */
     public DeviceSynchronized {
       Objects.requireNonNull(device, "device");
     }
@@ -75,6 +87,7 @@ public sealed interface TraceEvent {
   /** A kernel started on the device thread. */
   record KernelStarted(Device device, long streamId, String kernel, long atNanos)
       implements TraceEvent {
+    /** Rejects a null {@code device} or {@code kernel} ({@link NullPointerException}). */
     public KernelStarted {
       Objects.requireNonNull(device, "device");
       Objects.requireNonNull(kernel, "kernel");
@@ -84,6 +97,7 @@ public sealed interface TraceEvent {
   /** A kernel finished; {@code failed} if it threw. */
   record KernelFinished(Device device, long streamId, String kernel, boolean failed, long atNanos)
       implements TraceEvent {
+    /** Rejects a null {@code device} or {@code kernel} ({@link NullPointerException}). */
     public KernelFinished {
       Objects.requireNonNull(device, "device");
       Objects.requireNonNull(kernel, "kernel");
@@ -94,6 +108,7 @@ public sealed interface TraceEvent {
   record MemoryAllocated(
       Device device, long bufferId, long bytes, long allocatedBytes, long atNanos)
       implements TraceEvent {
+    /** Rejects a null {@code device} ({@link NullPointerException}). */
     public MemoryAllocated {
       Objects.requireNonNull(device, "device");
     }
@@ -102,6 +117,7 @@ public sealed interface TraceEvent {
   /** Device memory was freed; {@code allocatedBytes} is the device total afterwards. */
   record MemoryFreed(Device device, long bufferId, long bytes, long allocatedBytes, long atNanos)
       implements TraceEvent {
+    /** Rejects a null {@code device} ({@link NullPointerException}). */
     public MemoryFreed {
       Objects.requireNonNull(device, "device");
     }
