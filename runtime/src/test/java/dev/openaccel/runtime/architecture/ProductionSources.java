@@ -14,7 +14,7 @@ import java.util.stream.Stream;
  */
 final class ProductionSources {
   static final List<String> MODULES =
-      List.of("runtime", "backend-openreg", "backend-opencl", "cluster");
+      List.of("runtime", "backend-openreg", "backend-opencl", "cluster", "metrics");
 
   /** The repository root: the parent of the runtime module, where the tests run. */
   static final Path ROOT = Path.of("").toAbsolutePath().getParent();
