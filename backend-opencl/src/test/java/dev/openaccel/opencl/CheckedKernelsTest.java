@@ -9,17 +9,12 @@ import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import dev.openaccel.runtime.Accelerator;
-import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Stream;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Checked kernels on the device: an access out of bounds fails the launch with a {@link
@@ -28,8 +23,7 @@ import org.junit.jupiter.api.TestInstance;
  * they compute unchecked. {@link CheckedProgramsTest} covers building them.
  */
 @RequiresOpenCl
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CheckedKernelsTest {
+class CheckedKernelsTest extends CheckedFixture {
   static final String SOURCE =
       """
       // the reads of x past its end are out of bounds; out keeps what was read in bounds
@@ -61,24 +55,6 @@ class CheckedKernelsTest {
       }
       """;
   private static final long BIG = 1L << 22;
-
-  private Accelerator accelerator;
-  private OpenCl opencl;
-  private Device device;
-  private DeviceProgram checked;
-
-  @BeforeAll
-  void start() {
-    accelerator = OpenClTestSupport.start();
-    opencl = OpenCl.get(accelerator);
-    device = Device.of(OpenClProvider.TYPE, 0);
-    checked = opencl.compile(SOURCE, ProgramOptions.defaults().checked(true));
-  }
-
-  @AfterAll
-  void close() {
-    accelerator.close();
-  }
 
   @Test
   void anOutOfBoundsReadFailsAtTheSyncPointNamingKernelArgumentAndIndex() {

@@ -7,13 +7,9 @@ import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.Accelerator;
-import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
-import org.junit.jupiter.api.AfterAll;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
-import org.junit.jupiter.api.TestInstance;
 
 /**
  * Building checked programs: which programs are checked (the configuration, or the program's own
@@ -22,27 +18,8 @@ import org.junit.jupiter.api.TestInstance;
  * that a kernel that cannot be checked is refused at compile. {@link CheckedKernelsTest} runs them.
  */
 @RequiresOpenCl
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
-class CheckedProgramsTest {
+class CheckedProgramsTest extends CheckedFixture {
   private static final String SOURCE = CheckedKernelsTest.SOURCE;
-
-  private Accelerator accelerator;
-  private OpenCl opencl;
-  private Device device;
-  private DeviceProgram checked;
-
-  @BeforeAll
-  void start() {
-    accelerator = OpenClTestSupport.start();
-    opencl = OpenCl.get(accelerator);
-    device = Device.of(OpenClProvider.TYPE, 0);
-    checked = opencl.compile(SOURCE, ProgramOptions.defaults().checked(true));
-  }
-
-  @AfterAll
-  void close() {
-    accelerator.close();
-  }
 
   @Test
   void everyFormOfTheRewritingBuilds() {

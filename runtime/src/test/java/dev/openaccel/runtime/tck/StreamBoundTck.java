@@ -79,16 +79,7 @@ public abstract class StreamBoundTck extends BackendTck {
           fill(stream);
           AtomicReference<Throwable> thrown = new AtomicReference<>();
           AtomicReference<Boolean> stillInterrupted = new AtomicReference<>();
-          Thread waiter =
-              start(
-                  () -> {
-                    try {
-                      stream.launch("beyond", () -> {});
-                    } catch (IllegalStateException e) {
-                      thrown.set(e);
-                      stillInterrupted.set(Thread.currentThread().isInterrupted());
-                    }
-                  });
+          Thread waiter = launchBeyond(stream, thrown, stillInterrupted);
           awaitParked(waiter);
           waiter.interrupt();
           waiter.join(WAIT.toMillis());
@@ -166,15 +157,7 @@ public abstract class StreamBoundTck extends BackendTck {
         (acc, stream, gate) -> {
           fill(stream);
           AtomicReference<Throwable> thrown = new AtomicReference<>();
-          Thread waiter =
-              start(
-                  () -> {
-                    try {
-                      stream.launch("beyond", () -> {});
-                    } catch (IllegalStateException e) {
-                      thrown.set(e);
-                    }
-                  });
+          Thread waiter = launchBeyond(stream, thrown, new AtomicReference<>());
           awaitParked(waiter);
           CompletionStage<Void> later = stream.launchAsync("later", () -> {});
           stream.close();
@@ -220,6 +203,21 @@ public abstract class StreamBoundTck extends BackendTck {
     for (int i = 1; i < LIMIT; i++) {
       stream.launch("queued" + i, () -> {});
     }
+  }
+
+  // A thread launching one more kernel; what it throws, and whether its interrupt flag was set
+  // then.
+  private static Thread launchBeyond(
+      Stream stream, AtomicReference<Throwable> thrown, AtomicReference<Boolean> interrupted) {
+    return start(
+        () -> {
+          try {
+            stream.launch("beyond", () -> {});
+          } catch (IllegalStateException e) {
+            thrown.set(e);
+            interrupted.set(Thread.currentThread().isInterrupted());
+          }
+        });
   }
 
   private static Thread start(Runnable body) {
