@@ -6,7 +6,9 @@ import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Stream;
 import java.time.Duration;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
@@ -66,12 +68,24 @@ final class LeakCheck {
   List<String> finish() {
     try {
       long deadline = System.nanoTime() + settle.toNanos();
+      // Counted before the synchronization, which enqueues an item of its own on busy streams.
+      Map<TraceLedger.StreamKey, Long> pendingAtEnd = new HashMap<>();
+      for (TraceLedger.StreamKey key : open().streams()) {
+        Stream stream = listed(key);
+        if (stream != null) {
+          pendingAtEnd.put(key, stream.pendingWork());
+        }
+      }
       List<String> problems = new ArrayList<>(unsynchronized(deadline));
       TraceLedger.Open open = open();
       for (TraceLedger.StreamKey key : open.streams()) {
         Stream stream = listed(key);
         if (stream != null && !stream.query()) {
-          problems.add(stream + " has " + stream.pendingWork() + " unfinished work item(s)");
+          Long atEnd = pendingAtEnd.get(key);
+          problems.add(
+              stream
+                  + " has unfinished work"
+                  + (atEnd == null ? "" : " (" + atEnd + " item(s) when the test ended)"));
         }
       }
       open.events().forEach(event -> problems.add(event + " was not closed"));

@@ -3,6 +3,7 @@ package dev.openaccel.testkit;
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.DeviceType;
 import java.lang.reflect.Field;
 import java.lang.reflect.Modifier;
 import java.time.Duration;
@@ -113,8 +114,23 @@ public final class OpenAccelExtension
                 + "\"\nopenaccel.default-device-type = \""
                 + settings.backend()
                 + "\"");
-    return Accelerator.start(
-        ConfigFactory.load(ConfigFactory.parseString(settings.config()).withFallback(defaults)));
+    Accelerator accelerator =
+        Accelerator.start(
+            ConfigFactory.load(
+                ConfigFactory.parseString(settings.config()).withFallback(defaults)));
+    // The runtime accepts a default device type without a backend until it is used; fail here.
+    if (!accelerator.deviceTypes().contains(DeviceType.of(settings.backend()))) {
+      accelerator.close();
+      throw new IllegalArgumentException(
+          "@OpenAccelTest(backend = \""
+              + settings.backend()
+              + "\") of "
+              + testClass.getName()
+              + ": no such backend on the class path (found "
+              + accelerator.deviceTypes()
+              + ")");
+    }
+    return accelerator;
   }
 
   /** The first non-null {@link ActorTestKit} field: static ones, then the test instances' own. */

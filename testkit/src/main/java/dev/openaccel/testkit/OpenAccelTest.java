@@ -23,8 +23,9 @@ public @interface OpenAccelTest {
 
   /**
    * The device type the accelerator started for the class uses by default ({@code
-   * openaccel.default-device-type}); its backend must be on the test class path. Ignored when the
-   * class has a Pekko {@code ActorTestKit}.
+   * openaccel.default-device-type}); its backend must be on the test class path, or the class's
+   * tests fail with an {@link IllegalArgumentException} naming it. Ignored when the class has a
+   * Pekko {@code ActorTestKit}.
    */
   String backend() default "openreg";
 

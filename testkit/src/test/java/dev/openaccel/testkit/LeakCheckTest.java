@@ -44,13 +44,14 @@ class LeakCheckTest {
   }
 
   @Test
-  void aStreamWithHeldWorkFailsTheTestNamingIt() {
+  void aStreamWithHeldWorkFailsTheTestNamingItAndItsDevice() {
     String failure = onlyFailure(HeldStream.class);
     assertTrue(
         failure.matches(
             "(?s).*Stream\\(device_type=openreg, device_index=0, stream_id=\\d+, priority=0\\)"
-                + " has \\d+ unfinished work item\\(s\\).*"),
+                + " has unfinished work \\(1 item\\(s\\) when the test ended\\).*"),
         failure);
+    assertTrue(failure.contains("openreg:0 did not finish its work within PT0.2S"), failure);
   }
 
   @Test
