@@ -44,14 +44,40 @@ public final class BackendLayers {
         .as("the " + backendName + " backend uses only OpenAccel's public API and SPI")
         .because("a backend plugs in through the SPI and never reaches the runtime's internals")
         .check(classes(backendPackage));
+    checkStaticFieldsAreFinal(backendPackage, "the " + backendName + " backend");
+  }
+
+  /**
+   * Checks the production classes of {@code modulePackage}, a module that uses an accelerator as
+   * its users do (e.g. the metrics binder, the testkit), named {@code moduleName} in the rule: they
+   * use the public API only, neither the SPI nor the runtime's {@code internal} packages, and keep
+   * no reassignable static field.
+   *
+   * @throws AssertionError listing each dependency on the SPI or an internal package, or each
+   *     static field that is not final
+   */
+  public static void checkUsesOnlyPublicApi(String modulePackage, String moduleName) {
+    noClasses()
+        .that()
+        .resideInAPackage(modulePackage + "..")
+        .should()
+        .dependOnClassesThat()
+        .resideInAnyPackage("dev.openaccel.runtime.internal..", "dev.openaccel.runtime.spi..")
+        .as(moduleName + " imports neither dev.openaccel.runtime.internal nor .spi")
+        .because("it sees an accelerator as any user does")
+        .check(classes(modulePackage));
+    checkStaticFieldsAreFinal(modulePackage, moduleName);
+  }
+
+  private static void checkStaticFieldsAreFinal(String modulePackage, String moduleName) {
     fields()
         .that()
         .areStatic()
         .should()
         .beFinal()
-        .as("every static field of the " + backendName + " backend is final")
-        .because("two accelerators in one JVM share no mutable state of a backend")
-        .check(classes(backendPackage));
+        .as("every static field of " + moduleName + " is final")
+        .because("two accelerators in one JVM share no mutable state")
+        .check(classes(modulePackage));
   }
 
   private static JavaClasses classes(String backendPackage) {
