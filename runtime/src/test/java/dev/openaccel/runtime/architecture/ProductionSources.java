@@ -9,8 +9,9 @@ import java.util.stream.Stream;
 
 /**
  * The production Java sources of {@code runtime}, {@code backend-openreg}, {@code backend-opencl},
- * {@code cluster}, {@code metrics} and {@code testkit}, the modules whose house rules the architecture tests check.
- * Read from the runtime module's directory, where surefire runs, through its parent.
+ * {@code cluster}, {@code metrics} and {@code testkit}, the modules whose house rules the
+ * architecture tests check. Read from the runtime module's directory, where surefire runs, through
+ * its parent.
  */
 final class ProductionSources {
   static final List<String> MODULES =
