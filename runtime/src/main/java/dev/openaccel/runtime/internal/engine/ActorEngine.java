@@ -195,9 +195,7 @@ public final class ActorEngine extends EngineEvents {
     int index = checkIndex(Device.of(type, deviceIndex));
     Failures.await(
         devices.synchronize(index).toCompletableFuture(), "the work of " + Device.of(type, index));
-    if (sanitizer() != null) {
-      sanitizer().hostSynchronized(index);
-    }
+    deviceSynchronized(index);
   }
 
   @Override

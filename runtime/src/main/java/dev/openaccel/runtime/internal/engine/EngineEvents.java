@@ -59,6 +59,13 @@ abstract class EngineEvents implements Engine {
     return sanitizer;
   }
 
+  /** Tells the sanitizer, if any, that the host synchronized with device {@code index}. */
+  final void deviceSynchronized(int index) {
+    if (sanitizer != null) {
+      sanitizer.hostSynchronized(index);
+    }
+  }
+
   /** See {@link ActorEngine#checkMayBlock}. */
   abstract void checkMayBlock(String call, String asyncAlternative);
 
