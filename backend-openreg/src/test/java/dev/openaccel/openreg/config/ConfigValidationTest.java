@@ -45,6 +45,7 @@ class ConfigValidationTest {
     bad("openaccel.interrupt-kernels-after", "1ms", "'1ms'");
     bad("openaccel.stream-queue-limit", "-1", "'-1'");
     bad("openaccel.stream-queue-wait", "forever", "'forever'");
+    bad("openaccel.sanitizer", "on", "'on'");
     bad("openaccel.openreg.device-count", "-1", "'-1'");
     bad("openaccel.openreg.compute-units", "0", "'0'");
     bad("openaccel.openreg.stream-pool-size", "0", "'0'");

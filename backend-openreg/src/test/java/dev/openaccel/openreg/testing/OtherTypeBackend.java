@@ -10,6 +10,7 @@ import dev.openaccel.runtime.InlineEvent;
 import dev.openaccel.runtime.PriorityRange;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.internal.engine.ActorEngine;
+import dev.openaccel.runtime.internal.engine.SanitizerMode;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.CurrentContext;
 import dev.openaccel.runtime.spi.Engine;
@@ -44,7 +45,8 @@ public final class OtherTypeBackend {
             accelerator.system(),
             (Tracer) accelerator.trace(),
             threadConfined(),
-            Duration.ofMinutes(1));
+            Duration.ofMinutes(1),
+            SanitizerMode.OFF);
   }
 
   /** A fresh stream of device {@code otherreg:0}. */

@@ -4,7 +4,9 @@ import com.typesafe.config.Config;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.internal.engine.ActorEngine;
 import dev.openaccel.runtime.internal.engine.AfterTermination;
+import dev.openaccel.runtime.internal.engine.SanitizerMode;
 import dev.openaccel.runtime.spi.BackendContext;
+import dev.openaccel.runtime.spi.ConfigValues;
 import dev.openaccel.runtime.spi.CurrentContext;
 import dev.openaccel.runtime.spi.Engine;
 import dev.openaccel.runtime.spi.EngineSpec;
@@ -64,6 +66,8 @@ final class EngineBackendContext implements BackendContext {
           "the provider of device type " + type + " asked for an engine of type " + spec.type());
     }
     Duration syncTimeout = config().getDuration("openaccel.device-synchronize-timeout");
-    return new ActorEngine(spec, system, tracer, current, syncTimeout);
+    SanitizerMode sanitizer =
+        ConfigValues.choice(config(), "openaccel.sanitizer", SanitizerMode.values());
+    return new ActorEngine(spec, system, tracer, current, syncTimeout, sanitizer);
   }
 }

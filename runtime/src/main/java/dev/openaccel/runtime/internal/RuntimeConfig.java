@@ -6,6 +6,7 @@ import com.typesafe.config.ConfigObject;
 import com.typesafe.config.ConfigValue;
 import com.typesafe.config.ConfigValueType;
 import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.runtime.internal.engine.SanitizerMode;
 import dev.openaccel.runtime.spi.ConfigValues;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -61,6 +62,7 @@ final class RuntimeConfig {
         config, "openaccel.device-synchronize-timeout", Duration.ofMillis(1));
     ConfigValues.durationAtLeast(
         config, "openaccel.interrupt-kernels-after", Duration.ofMillis(10));
+    ConfigValues.choice(config, "openaccel.sanitizer", SanitizerMode.values());
     warnUnknown(config, ConfigFactory.defaultReference(loader));
   }
 

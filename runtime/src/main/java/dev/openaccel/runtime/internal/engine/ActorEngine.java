@@ -41,6 +41,7 @@ public final class ActorEngine extends EngineEvents {
    * Starts the device actors of {@code spec} under {@code system}'s system guardian.
    *
    * @param syncTimeout the deadline of a device synchronize
+   * @param sanitizer {@code openaccel.sanitizer}: whether the stream sanitizer runs, and how
    */
   // The parts keep a reference to their engine; they call back only after construction.
   @SuppressWarnings("this-escape")
@@ -49,8 +50,9 @@ public final class ActorEngine extends EngineEvents {
       ActorSystem<?> system,
       Tracer tracer,
       CurrentContext current,
-      Duration syncTimeout) {
-    super(tracer, system.address().toString());
+      Duration syncTimeout,
+      SanitizerMode sanitizer) {
+    super(tracer, system.address().toString(), sanitizer);
     this.spec = Objects.requireNonNull(spec, "spec");
     this.type = spec.type();
     this.current = current;
@@ -193,6 +195,7 @@ public final class ActorEngine extends EngineEvents {
     int index = checkIndex(Device.of(type, deviceIndex));
     Failures.await(
         devices.synchronize(index).toCompletableFuture(), "the work of " + Device.of(type, index));
+    deviceSynchronized(index);
   }
 
   @Override

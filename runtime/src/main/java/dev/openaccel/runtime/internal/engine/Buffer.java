@@ -3,6 +3,7 @@ package dev.openaccel.runtime.internal.engine;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
+import java.util.HashSet;
 import java.util.LinkedHashSet;
 import java.util.Set;
 
@@ -70,10 +71,20 @@ final class Buffer implements DeviceBuffer {
       if (closed) {
         return;
       }
+      Sanitizer sanitizer = engine().sanitizer();
+      if (sanitizer != null) { // may throw: the buffer stays open
+        sanitizer.closing(this, block.stream().stream(), streamsOf(usedOn));
+      }
       closed = true;
       streams = Set.copyOf(usedOn);
     }
     allocator.free(this, block, streams);
+  }
+
+  private static Set<Stream> streamsOf(Set<StreamQueue> queues) {
+    Set<Stream> streams = new HashSet<>();
+    queues.forEach(queue -> streams.add(queue.stream()));
+    return streams;
   }
 
   private void checkOpen(String use) {

@@ -120,6 +120,10 @@ final class EngineEvent implements BackendEvent {
    * thread can see yet.
    */
   long recordUnlocked(StreamQueue stream) {
+    Sanitizer sanitizer = stream.engine().sanitizer();
+    if (sanitizer != null) {
+      sanitizer.recorded(this, stream.stream()); // in record order: under this event's monitor
+    }
     Generation previous = latest;
     long number =
         previous == null ? 1 : (previous == AT_ONCE ? atOnceNumber : previous.number()) + 1;
@@ -148,6 +152,10 @@ final class EngineEvent implements BackendEvent {
    */
   Generation block(StreamQueue stream) {
     Generation latest = latest();
+    Sanitizer sanitizer = stream.engine().sanitizer();
+    if (sanitizer != null && latest != null) {
+      sanitizer.waited(this, stream.stream());
+    }
     if (latest != null && !latest.succeeded()) {
       stream.enqueue(new WorkItem.Wait(latest));
     }

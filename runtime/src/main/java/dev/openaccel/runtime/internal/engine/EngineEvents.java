@@ -40,15 +40,30 @@ abstract class EngineEvents implements Engine {
   private final VirtualGuardImpl router;
   private final AtomicLong ids = new AtomicLong();
   private final Map<Long, EngineEvent> exported = new ConcurrentHashMap<>();
+  private final Sanitizer sanitizer; // null unless openaccel.sanitizer is throw or log
 
   /**
    * @param node the address of the actor system, named in exported handles
+   * @param sanitizer whether this engine runs the stream sanitizer, and how it reports
    */
   @SuppressWarnings("this-escape") // the router only keeps the reference
-  EngineEvents(Tracer tracer, String node) {
+  EngineEvents(Tracer tracer, String node, SanitizerMode sanitizer) {
     this.tracer = tracer;
     this.node = node;
+    this.sanitizer = Sanitizer.of(sanitizer);
     this.router = new VirtualGuardImpl(this);
+  }
+
+  /** The stream sanitizer, or null when {@code openaccel.sanitizer} is {@code off}. */
+  final Sanitizer sanitizer() {
+    return sanitizer;
+  }
+
+  /** Tells the sanitizer, if any, that the host synchronized with device {@code index}. */
+  final void deviceSynchronized(int index) {
+    if (sanitizer != null) {
+      sanitizer.hostSynchronized(index);
+    }
   }
 
   /** See {@link ActorEngine#checkMayBlock}. */
@@ -150,6 +165,14 @@ abstract class EngineEvents implements Engine {
   public final boolean synchronizeEvent(BackendEvent e, Duration timeout) {
     checkMayBlock("Event.synchronize()", "Event.completion()"); // the caller checked device threads
     EngineEvent event = own(e);
+    boolean done = awaitLatest(event, timeout);
+    if (done && sanitizer != null) {
+      sanitizer.hostSynchronized(event);
+    }
+    return done;
+  }
+
+  private boolean awaitLatest(EngineEvent event, Duration timeout) {
     if (tracer.enabled() && event.wasRecorded()) {
       tracer.publish(
           new TraceEvent.EventSynchronized(device(event), event.id(), System.nanoTime()));

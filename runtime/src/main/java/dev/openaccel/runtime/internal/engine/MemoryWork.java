@@ -8,6 +8,7 @@ import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.CopyChecks;
 import dev.openaccel.runtime.spi.DeviceMemory;
 import java.nio.ByteBuffer;
+import java.util.List;
 
 /**
  * Builds the work items of copies and buffer kernels: arguments are checked at the call, bytes move
@@ -18,10 +19,14 @@ final class MemoryWork {
 
   // ---- the stream's entry points: checked here, then simulated or the backend's DeviceMemory ----
 
-  static WorkItem copyToDevice(ActorEngine engine, ByteBuffer src, DeviceBuffer dst) {
+  static WorkItem copyToDevice(
+      ActorEngine engine, Stream stream, ByteBuffer src, DeviceBuffer dst) {
     Buffer buffer = engine.bufferOf(dst);
     int length = CopyChecks.toDevice(src, buffer);
     Block block = buffer.block("copy into");
+    if (engine.sanitizer() != null) {
+      engine.sanitizer().access(stream, "copyToDevice", List.of(), List.of(buffer));
+    }
     DeviceMemory memory = engine.spec().memory();
     if (memory != null) {
       return new WorkItem.DeviceCommand(
@@ -31,10 +36,13 @@ final class MemoryWork {
     return host("copyToDevice", () -> block.storage().put(0, src, from, length));
   }
 
-  static WorkItem copyToHost(ActorEngine engine, DeviceBuffer src, ByteBuffer dst) {
+  static WorkItem copyToHost(ActorEngine engine, Stream stream, DeviceBuffer src, ByteBuffer dst) {
     Buffer buffer = engine.bufferOf(src);
     int length = CopyChecks.toHost(buffer, dst);
     Block block = buffer.block("copy from");
+    if (engine.sanitizer() != null) {
+      engine.sanitizer().access(stream, "copyToHost", List.of(buffer), List.of());
+    }
     DeviceMemory memory = engine.spec().memory();
     if (memory != null) {
       return new WorkItem.DeviceCommand(
@@ -44,13 +52,16 @@ final class MemoryWork {
     return host("copyToHost", () -> dst.put(to, block.storage(), 0, length));
   }
 
-  static WorkItem copy(ActorEngine engine, DeviceBuffer src, DeviceBuffer dst) {
+  static WorkItem copy(ActorEngine engine, Stream stream, DeviceBuffer src, DeviceBuffer dst) {
     Buffer source = engine.bufferOf(src);
     Buffer target = engine.bufferOf(dst);
     CopyChecks.between(source, target);
     long length = source.size();
     Block from = source.block("copy from");
     Block to = target.block("copy into");
+    if (engine.sanitizer() != null) {
+      engine.sanitizer().access(stream, "copy", List.of(source), List.of(target));
+    }
     DeviceMemory memory = engine.spec().memory();
     if (memory != null) {
       return new WorkItem.DeviceCommand("copy", memory.copy(from.region(), to.region(), length));
@@ -62,11 +73,19 @@ final class MemoryWork {
       ActorEngine engine, String name, Kernel kernel, Stream stream, DeviceBuffer[] buffers) {
     Block[] blocks = new Block[buffers.length];
     int[] sizes = new int[buffers.length];
+    Sanitizer sanitizer = engine.sanitizer();
+    Buffer[] used = sanitizer == null ? null : new Buffer[buffers.length];
     for (int i = 0; i < buffers.length; i++) {
       Buffer buffer = engine.bufferOf(buffers[i]);
       checkSameDevice(name, stream, buffer);
       blocks[i] = buffer.block("launch a kernel on");
       sizes[i] = (int) buffer.size();
+      if (used != null) {
+        used[i] = buffer;
+      }
+    }
+    if (sanitizer != null) { // a Java kernel may read and write each of its buffers
+      sanitizer.access(stream, "kernel '" + name + "'", List.of(), List.of(used));
     }
     DeviceMemory memory = engine.spec().memory();
     if (memory == null) {

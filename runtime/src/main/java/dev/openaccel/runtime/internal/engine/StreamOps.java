@@ -151,6 +151,9 @@ abstract class StreamOps implements Stream.Ops {
   public void synchronize() {
     checkOpen();
     engine.checkMayBlock("Stream.synchronize()", "Stream.synchronizeAsync()");
+    if (engine.sanitizer() != null) {
+      engine.sanitizer().hostSynchronized(stream); // the host is after what is enqueued now
+    }
     if (engine.tracer().enabled()) {
       engine
           .tracer()
@@ -196,17 +199,17 @@ abstract class StreamOps implements Stream.Ops {
 
   @Override
   public void copyToDevice(ByteBuffer src, DeviceBuffer dst) {
-    enqueue(MemoryWork.copyToDevice(engine, src, dst));
+    enqueue(MemoryWork.copyToDevice(engine, stream, src, dst));
   }
 
   @Override
   public void copyToHost(DeviceBuffer src, ByteBuffer dst) {
-    enqueue(MemoryWork.copyToHost(engine, src, dst));
+    enqueue(MemoryWork.copyToHost(engine, stream, src, dst));
   }
 
   @Override
   public void copy(DeviceBuffer src, DeviceBuffer dst) {
-    enqueue(MemoryWork.copy(engine, src, dst));
+    enqueue(MemoryWork.copy(engine, stream, src, dst));
   }
 
   @Override

@@ -35,6 +35,9 @@ final class StreamWaits {
       onRecordOf(self, other); // not a stream of this engine: a remote node's
       return;
     }
+    if (engine.sanitizer() != null && source.engine() == engine) {
+      engine.sanitizer().waited(other, stream);
+    }
     if (source.completesAtOnce()) {
       return; // everything enqueued on other before this call has completed without failure
     }

@@ -26,7 +26,12 @@ final class Engines {
 
   static ActorEngine start(ActorSystem<?> system, EngineSpec spec, Duration syncTimeout) {
     return new ActorEngine(
-        spec, system, AcceleratorCore.get(system).tracer(), threadConfined(), syncTimeout);
+        spec,
+        system,
+        AcceleratorCore.get(system).tracer(),
+        threadConfined(),
+        syncTimeout,
+        SanitizerMode.OFF);
   }
 
   static Event newEvent(ActorEngine engine, EventOptions options) {
