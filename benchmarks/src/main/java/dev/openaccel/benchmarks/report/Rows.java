@@ -45,6 +45,18 @@ final class Rows {
             advantageAtLeast(0.95, ">= 0.95x no bound")));
     rows.add(
         new Row(
+            "sanitizer on: buffer hand-off across streams by events (vs sanitizer off)",
+            rate("SanitizerCost.handOff").with("sanitizer", "throw"),
+            rate("SanitizerCost.handOff").with("sanitizer", "off"),
+            advantageAtLeast(1.0 / 3, ">= 1/3x off")));
+    rows.add(
+        new Row(
+            "sanitizer on: empty kernels, one stream (vs sanitizer off)",
+            rate("SanitizerCost.emptyKernels").with("sanitizer", "throw"),
+            rate("SanitizerCost.emptyKernels").with("sanitizer", "off"),
+            advantageAtLeast(1.0 / 3, ">= 1/3x off")));
+    rows.add(
+        new Row(
             "empty kernels, one stream (vs single-thread executor)",
             rate("EmptyKernels.streamLaunch"),
             rate("EmptyKernels.singleThreadExecutor"),
