@@ -24,7 +24,12 @@ final class RandomProgram {
     WAIT_STREAM,
     STREAM_SYNC,
     EVENT_SYNC,
-    DEVICE_SYNC
+    DEVICE_SYNC;
+
+    /** Whether the host waits in this op (a synchronization). */
+    boolean synchronizesHost() {
+      return this == STREAM_SYNC || this == EVENT_SYNC || this == DEVICE_SYNC;
+    }
   }
 
   /** One operation; unused fields are -1. */
@@ -76,7 +81,7 @@ final class RandomProgram {
    */
   Fault[] faults() {
     SplittableRandom random = new SplittableRandom(~seed);
-    Fault[] faults = new Fault[ops.size()];
+    Fault[] faults = new Fault[length()];
     Fault[] kinds = Fault.values();
     for (Op op : ops) {
       faults[op.index()] =
@@ -96,7 +101,7 @@ final class RandomProgram {
   boolean[] mustFail(Fault[] faults, int events) {
     boolean[] unreported = new boolean[streamDevices.length];
     Boolean[] recordFailed = new Boolean[events]; // null until recorded
-    boolean[] expect = new boolean[ops.size()];
+    boolean[] expect = new boolean[length()];
     for (Op op : ops) {
       int s = op.stream();
       switch (op.kind()) {
@@ -150,63 +155,110 @@ final class RandomProgram {
     SplittableRandom random = new SplittableRandom(seed);
     int length = random.nextInt(minOps, maxOps + 1);
     int streams = streamDevices.length;
-    BitSet[] frontier = new BitSet[streams];
-    for (int s = 0; s < streams; s++) {
-      frontier[s] = new BitSet();
-    }
-    BitSet[] captured = new BitSet[events]; // null until recorded
     int[] eventDevice = new int[events];
     Arrays.fill(eventDevice, -1);
     List<Op> ops = new ArrayList<>(length);
-    List<BitSet> mustEnd = new ArrayList<>(length);
     for (int i = 0; i < length; i++) {
       int roll = random.nextInt(100);
       int s = random.nextInt(streams);
       int e = random.nextInt(events);
-      BitSet before = new BitSet();
-      Op op;
       if (roll < 45) {
         int spin = random.nextBoolean() ? 0 : random.nextInt(1_000, 5_001);
-        op = new Op(i, Kind.LAUNCH, s, -1, -1, -1, spin);
-        before.or(frontier[s]);
-        frontier[s].set(i);
+        ops.add(new Op(i, Kind.LAUNCH, s, -1, -1, -1, spin));
       } else if (roll < 60) {
         if (eventDevice[e] >= 0) {
           s = streamOn(random, streamDevices, eventDevice[e]);
         }
-        op = new Op(i, Kind.RECORD, s, -1, e, -1, -1);
+        ops.add(new Op(i, Kind.RECORD, s, -1, e, -1, -1));
         eventDevice[e] = streamDevices[s];
-        captured[e] = (BitSet) frontier[s].clone();
       } else if (roll < 75) {
-        op = new Op(i, Kind.BLOCK, s, -1, e, -1, -1);
-        if (captured[e] != null) {
-          frontier[s].or(captured[e]);
-        }
+        ops.add(new Op(i, Kind.BLOCK, s, -1, e, -1, -1));
       } else if (roll < 83) {
-        int other = random.nextInt(streams);
-        op = new Op(i, Kind.WAIT_STREAM, s, other, -1, -1, -1);
-        frontier[s].or(frontier[other]);
+        ops.add(new Op(i, Kind.WAIT_STREAM, s, random.nextInt(streams), -1, -1, -1));
       } else if (roll < 89) {
-        op = new Op(i, Kind.STREAM_SYNC, s, -1, -1, -1, -1);
-        before.or(frontier[s]);
+        ops.add(new Op(i, Kind.STREAM_SYNC, s, -1, -1, -1, -1));
       } else if (roll < 95) {
-        op = new Op(i, Kind.EVENT_SYNC, -1, -1, e, -1, -1);
-        if (captured[e] != null) {
-          before.or(captured[e]);
-        }
+        ops.add(new Op(i, Kind.EVENT_SYNC, -1, -1, e, -1, -1));
       } else {
-        int d = random.nextInt(devices);
-        op = new Op(i, Kind.DEVICE_SYNC, -1, -1, -1, d, -1);
-        for (int t = 0; t < streams; t++) {
-          if (streamDevices[t] == d) {
-            before.or(frontier[t]);
+        ops.add(new Op(i, Kind.DEVICE_SYNC, -1, -1, -1, random.nextInt(devices), -1));
+      }
+    }
+    return new RandomProgram(seed, ops, model(ops, streamDevices, length), streamDevices);
+  }
+
+  /**
+   * This program without op {@code index}: the other ops keep their indices, and the orderings are
+   * those the remaining ops declare.
+   */
+  RandomProgram without(int index) {
+    List<Op> rest = new ArrayList<>(ops);
+    rest.removeIf(op -> op.index() == index);
+    return new RandomProgram(seed, rest, model(rest, streamDevices, length()), streamDevices);
+  }
+
+  /**
+   * The kernels ordered before op {@code index} by what the program declares, host synchronizations
+   * included: work enqueued after a synchronization returned is ordered after the kernels it
+   * covered. A superset of {@link #mustEndBefore}.
+   */
+  BitSet orderedBefore(int index) {
+    BitSet ordered = mustEndBefore(index);
+    for (Op op : ops) {
+      if (op.index() < index && op.kind().synchronizesHost()) {
+        ordered.or(mustEndBefore.get(op.index()));
+      }
+    }
+    return ordered;
+  }
+
+  /** The number of op indices: the length of the program as generated. */
+  int length() {
+    return mustEndBefore.size();
+  }
+
+  // Follows each stream's frontier through the ops; see the class comment.
+  private static List<BitSet> model(List<Op> ops, int[] streamDevices, int length) {
+    BitSet[] frontier = new BitSet[streamDevices.length];
+    for (int s = 0; s < frontier.length; s++) {
+      frontier[s] = new BitSet();
+    }
+    int events = ops.stream().mapToInt(Op::event).max().orElse(-1) + 1;
+    BitSet[] captured = new BitSet[events]; // null until recorded
+    List<BitSet> mustEnd = new ArrayList<>(length);
+    for (int i = 0; i < length; i++) {
+      mustEnd.add(new BitSet());
+    }
+    for (Op op : ops) {
+      int s = op.stream();
+      BitSet before = mustEnd.get(op.index());
+      switch (op.kind()) {
+        case LAUNCH -> {
+          before.or(frontier[s]);
+          frontier[s].set(op.index());
+        }
+        case RECORD -> captured[op.event()] = (BitSet) frontier[s].clone();
+        case BLOCK -> {
+          if (captured[op.event()] != null) {
+            frontier[s].or(captured[op.event()]);
+          }
+        }
+        case WAIT_STREAM -> frontier[s].or(frontier[op.other()]);
+        case STREAM_SYNC -> before.or(frontier[s]);
+        case EVENT_SYNC -> {
+          if (captured[op.event()] != null) {
+            before.or(captured[op.event()]);
+          }
+        }
+        case DEVICE_SYNC -> {
+          for (int t = 0; t < frontier.length; t++) {
+            if (streamDevices[t] == op.device()) {
+              before.or(frontier[t]);
+            }
           }
         }
       }
-      ops.add(op);
-      mustEnd.add(before);
     }
-    return new RandomProgram(seed, ops, mustEnd, streamDevices);
+    return mustEnd;
   }
 
   private static int streamOn(SplittableRandom random, int[] streamDevices, int device) {

@@ -52,12 +52,12 @@ import org.junit.jupiter.params.provider.EnumSource;
  * there a synchronization must report every failure the model predicts and never invent one.
  */
 class RandomProgramTest {
-  private static final long BASE_SEED = Long.getLong("openaccel.random-program.seed", 20_240_917L);
-  private static final int PROGRAMS = Integer.getInteger("openaccel.random-program.count", 5_000);
-  private static final int DEVICES = 2;
+  static final long BASE_SEED = Long.getLong("openaccel.random-program.seed", 20_240_917L);
+  static final int PROGRAMS = Integer.getInteger("openaccel.random-program.count", 5_000);
+  static final int DEVICES = 2;
   private static final int STREAMS_PER_DEVICE = 4;
-  private static final int EVENTS = 3;
-  private static final long WAIT_SECONDS = 10;
+  static final int EVENTS = 3;
+  static final long WAIT_SECONDS = 10;
 
   private static final int FAULTY_PROGRAMS = Math.max(1, PROGRAMS / 5);
 
@@ -102,15 +102,7 @@ class RandomProgramTest {
                         + "\nopenaccel.openreg.device-count = 2"))
             .withFallback(ConfigFactory.parseResources("application-test.conf"));
     try (Accelerator accelerator = Accelerator.start(config)) {
-      List<Stream> streams = new ArrayList<>();
-      for (int d = 0; d < DEVICES; d++) {
-        Device device = Device.of(OpenRegProvider.TYPE, d);
-        streams.add(accelerator.defaultStream(device));
-        streams.add(accelerator.newStream(device));
-        streams.add(accelerator.newStream(device, 1));
-        streams.add(accelerator.streamFromPool(device, false));
-      }
-      assertEquals(DEVICES * STREAMS_PER_DEVICE, streams.size());
+      List<Stream> streams = streamsOf(accelerator);
       int[] streamDevices = streams.stream().mapToInt(Stream::deviceIndex).toArray();
       // Spinning device threads leave a 2-core machine little CPU for the program's own threads
       // and its simulated delays; a fifth of the programs keeps the run short.
@@ -130,6 +122,23 @@ class RandomProgramTest {
             "the fault mode exercised too few failures: " + failuresReported);
       }
     }
+  }
+
+  /**
+   * The streams random programs run on: per device its default stream, a new one, a new one of
+   * priority 1 and one from the pool.
+   */
+  static List<Stream> streamsOf(Accelerator accelerator) {
+    List<Stream> streams = new ArrayList<>();
+    for (int d = 0; d < DEVICES; d++) {
+      Device device = Device.of(OpenRegProvider.TYPE, d);
+      streams.add(accelerator.defaultStream(device));
+      streams.add(accelerator.newStream(device));
+      streams.add(accelerator.newStream(device, 1));
+      streams.add(accelerator.streamFromPool(device, false));
+    }
+    assertEquals(DEVICES * STREAMS_PER_DEVICE, streams.size());
+    return streams;
   }
 
   /** One execution of one program: its kernels' tickets and the checks on them. */
