@@ -1,6 +1,6 @@
 package dev.openaccel.opencl;
 
-import static dev.openaccel.runtime.tck.BackendTck.assertThrowsWith;
+import static dev.openaccel.conformance.BackendTck.assertThrowsWith;
 
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;

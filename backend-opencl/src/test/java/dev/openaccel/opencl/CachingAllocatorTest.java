@@ -3,12 +3,12 @@ package dev.openaccel.opencl;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
+import dev.openaccel.conformance.RecordStreamScenario;
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.MemoryStats;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.tck.RecordStreamScenario;
 import java.nio.ByteBuffer;
 import java.util.Arrays;
 import java.util.concurrent.CountDownLatch;

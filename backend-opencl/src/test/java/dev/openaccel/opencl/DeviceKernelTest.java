@@ -1,8 +1,8 @@
 package dev.openaccel.opencl;
 
+import static dev.openaccel.conformance.BackendTck.assertThrowsWith;
 import static dev.openaccel.opencl.OpenClTestSupport.floats;
 import static dev.openaccel.opencl.OpenClTestSupport.floatsOf;
-import static dev.openaccel.runtime.tck.BackendTck.assertThrowsWith;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;

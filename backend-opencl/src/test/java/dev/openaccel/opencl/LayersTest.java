@@ -1,6 +1,6 @@
 package dev.openaccel.opencl;
 
-import dev.openaccel.runtime.tck.BackendLayers;
+import dev.openaccel.conformance.BackendLayers;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -20,7 +20,7 @@ class OpenClAvailabilityTest {
       String reason = OpenCl.get(accelerator).unavailableReason().orElseThrow();
       assertTrue(
           reason.contains("no-such-platform") || reason.contains("could not be loaded"), reason);
-      dev.openaccel.runtime.tck.BackendTck.assertThrowsWith(
+      dev.openaccel.conformance.BackendTck.assertThrowsWith(
           IllegalStateException.class,
           "the opencl backend has no devices",
           () -> OpenCl.get(accelerator).compile("__kernel void k() {}"));

@@ -3,8 +3,8 @@ package dev.openaccel.opencl;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 
 import com.typesafe.config.ConfigFactory;
+import dev.openaccel.conformance.BadConfig;
 import dev.openaccel.runtime.Accelerator;
-import dev.openaccel.runtime.tck.BadConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.Set;

@@ -1,7 +1,7 @@
 package dev.openaccel.opencl;
 
-import dev.openaccel.runtime.tck.BackendConformance;
-import dev.openaccel.runtime.tck.BackendUnderTest;
+import dev.openaccel.conformance.BackendConformance;
+import dev.openaccel.conformance.BackendUnderTest;
 
 /**
  * The conformance suite (TCK) against OpenCL with commands' ends reported by threads blocked in

@@ -1,8 +1,8 @@
 package dev.openaccel.opencl;
 
+import static dev.openaccel.conformance.BackendTck.assertThrowsWith;
 import static dev.openaccel.opencl.OpenClTestSupport.floats;
 import static dev.openaccel.opencl.OpenClTestSupport.floatsOf;
-import static dev.openaccel.runtime.tck.BackendTck.assertThrowsWith;
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
@@ -11,6 +11,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import static org.junit.jupiter.api.Assertions.fail;
 import static org.junit.jupiter.api.Assumptions.assumeTrue;
 
+import dev.openaccel.conformance.Gates;
 import dev.openaccel.openreg.OpenRegProvider;
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
@@ -20,7 +21,6 @@ import dev.openaccel.runtime.DeviceOutOfMemoryException;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.tck.Gates;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;

@@ -1,7 +1,7 @@
 package dev.openaccel.cluster;
 
 import com.typesafe.config.ConfigFactory;
-import dev.openaccel.runtime.tck.BadConfig;
+import dev.openaccel.conformance.BadConfig;
 import java.util.LinkedHashMap;
 import java.util.Map;
 import java.util.stream.Stream;

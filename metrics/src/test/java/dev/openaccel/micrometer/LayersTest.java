@@ -1,6 +1,6 @@
 package dev.openaccel.micrometer;
 
-import dev.openaccel.runtime.tck.BackendLayers;
+import dev.openaccel.conformance.BackendLayers;
 import org.junit.jupiter.api.Test;
 
 /**

@@ -4,12 +4,12 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertInstanceOf;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.openaccel.conformance.Gates;
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.actor.EventSignal;
-import dev.openaccel.runtime.tck.Gates;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.time.Duration;
 import java.util.List;

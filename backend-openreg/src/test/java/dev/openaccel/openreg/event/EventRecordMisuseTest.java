@@ -1,6 +1,6 @@
 package dev.openaccel.openreg.event;
 
-import static dev.openaccel.runtime.tck.BackendTck.assertThrowsWith;
+import static dev.openaccel.conformance.BackendTck.assertThrowsWith;
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertThrows;

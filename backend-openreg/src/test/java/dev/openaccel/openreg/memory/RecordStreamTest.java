@@ -2,9 +2,9 @@ package dev.openaccel.openreg.memory;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 
+import dev.openaccel.conformance.RecordStreamScenario;
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
-import dev.openaccel.runtime.tck.RecordStreamScenario;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;

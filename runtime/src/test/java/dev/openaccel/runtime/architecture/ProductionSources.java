@@ -8,14 +8,21 @@ import java.util.List;
 import java.util.stream.Stream;
 
 /**
- * The production Java sources of {@code runtime}, {@code backend-openreg}, {@code backend-opencl},
- * {@code cluster}, {@code metrics} and {@code testkit}, the modules whose house rules the
- * architecture tests check. Read from the runtime module's directory, where surefire runs, through
- * its parent.
+ * The production Java sources of {@code runtime}, {@code conformance}, {@code backend-openreg},
+ * {@code backend-opencl}, {@code cluster}, {@code metrics} and {@code testkit}, the modules whose
+ * house rules the architecture tests check. Read from the runtime module's directory, where
+ * surefire runs, through its parent.
  */
 final class ProductionSources {
   static final List<String> MODULES =
-      List.of("runtime", "backend-openreg", "backend-opencl", "cluster", "metrics", "testkit");
+      List.of(
+          "runtime",
+          "conformance",
+          "backend-openreg",
+          "backend-opencl",
+          "cluster",
+          "metrics",
+          "testkit");
 
   /** The repository root: the parent of the runtime module, where the tests run. */
   static final Path ROOT = Path.of("").toAbsolutePath().getParent();

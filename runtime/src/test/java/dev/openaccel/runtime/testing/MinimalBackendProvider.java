@@ -9,10 +9,11 @@ import dev.openaccel.runtime.spi.DeviceGuardImpl;
 import dev.openaccel.runtime.spi.EngineSpec;
 
 /**
- * The {@code minimal} backend of the runtime's own tests: two devices on the actor engine that
- * declare {@link Capability#EVENTS} and nothing else, so every other capability must be reported as
- * unsupported. Registered through {@code src/test/backends/META-INF/services}, which only the
- * runtime module's test runs put on the class path.
+ * The {@code minimal} backend of the runtime's own tests and of the conformance module's run of the
+ * kit: two devices on the actor engine that declare {@link Capability#EVENTS} and nothing else, so
+ * every other capability must be reported as unsupported. Registered through {@code
+ * src/test/runtime-classpath/META-INF/services}, which only the runtime module's test runs put on
+ * the class path, and through the conformance module's own test resources.
  */
 public final class MinimalBackendProvider implements BackendProvider {
 

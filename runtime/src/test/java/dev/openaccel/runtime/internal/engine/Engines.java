@@ -9,9 +9,9 @@ import dev.openaccel.runtime.internal.AcceleratorCore;
 import dev.openaccel.runtime.spi.CurrentContext;
 import dev.openaccel.runtime.spi.EngineSpec;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
-import dev.openaccel.runtime.tck.Gates;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
 import org.apache.pekko.actor.typed.ActorSystem;
 
@@ -38,9 +38,25 @@ final class Engines {
     return InlineEvent.create(new VirtualGuardImpl(engine), options);
   }
 
-  /** A kernel body that waits for {@code gate} to open (see {@link Gates#await}). */
+  /** How long a kernel of {@link #awaiting} waits for its gate before it fails. */
+  private static final Duration GATE_WAIT = Duration.ofSeconds(10);
+
+  /**
+   * A kernel body that waits for {@code gate} to open and fails if it does not within {@link
+   * #GATE_WAIT}: the engine's own form of the conformance kit's {@code Gates.await}, which the
+   * runtime's tests cannot use (the kit's module depends on the runtime).
+   */
   static Runnable awaiting(CountDownLatch gate) {
-    return () -> Gates.await(gate);
+    return () -> {
+      try {
+        if (!gate.await(GATE_WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+          throw new IllegalStateException("latch not opened within " + GATE_WAIT);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted while waiting for a latch", e);
+      }
+    };
   }
 
   /** Launches a kernel on {@code stream} that holds it until the returned gate opens. */

@@ -1,4 +1,4 @@
-package dev.openaccel.runtime.tck;
+package dev.openaccel.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertNotNull;
 import static org.junit.jupiter.api.Assertions.assertThrows;
@@ -137,6 +137,9 @@ public abstract class BackendTck {
 
   // ---- the backend under test ----
 
+  /**
+   * The accelerator under test, started before the class's first test and closed after its last.
+   */
   protected final Accelerator accelerator() {
     assertNotNull(accelerator, "the accelerator has not been started");
     return accelerator;
@@ -147,6 +150,7 @@ public abstract class BackendTck {
     return AcceleratorCore.get(accelerator().system()).router(deviceType());
   }
 
+  /** Whether the backend under test declares {@code capability}. */
   protected final boolean declares(Capability capability) {
     return backend().capabilities().contains(capability);
   }
@@ -162,28 +166,34 @@ public abstract class BackendTck {
     Assumptions.assumeFalse(declares(capability), () -> deviceType() + " declares " + capability);
   }
 
+  /** Skips the test unless the backend under test has at least {@code atLeast} devices. */
   protected final void assumeDevices(int atLeast) {
     Assumptions.assumeTrue(
         deviceCount() >= atLeast,
         () -> deviceType() + " has " + deviceCount() + " devices, this check needs " + atLeast);
   }
 
+  /** The number of devices of the backend under test. */
   protected final int deviceCount() {
     return accelerator().deviceCount(deviceType());
   }
 
+  /** Device {@code index} of the backend under test. */
   protected final Device device(int index) {
     return Device.of(deviceType(), index);
   }
 
+  /** A new stream on device {@code deviceIndex} of the backend under test. */
   protected final Stream newStream(int deviceIndex) {
     return accelerator().newStream(device(deviceIndex));
   }
 
+  /** A new event of the backend under test, created with {@code options}. */
   protected final Event newEvent(EventOptions options) {
     return accelerator().newEvent(deviceType(), options);
   }
 
+  /** A new event of the backend under test, with the default options. */
   protected final Event newEvent() {
     return newEvent(EventOptions.defaults());
   }
@@ -225,6 +235,7 @@ public abstract class BackendTck {
     Gates.await(latch);
   }
 
+  /** Asserts that {@code latch} opens within {@link #WAIT}. */
   protected static void assertOpens(CountDownLatch latch) throws InterruptedException {
     assertTrue(latch.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "latch not opened in time");
   }

@@ -1,4 +1,4 @@
-package dev.openaccel.runtime.tck;
+package dev.openaccel.conformance;
 
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;

@@ -1,4 +1,4 @@
-package dev.openaccel.runtime.tck;
+package dev.openaccel.conformance;
 
 import java.lang.annotation.ElementType;
 import java.lang.annotation.Retention;

@@ -1,4 +1,4 @@
-package dev.openaccel.runtime.tck;
+package dev.openaccel.conformance;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertNotEquals;

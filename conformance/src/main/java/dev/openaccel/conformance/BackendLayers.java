@@ -1,4 +1,4 @@
-package dev.openaccel.runtime.tck;
+package dev.openaccel.conformance;
 
 import static com.tngtech.archunit.base.DescribedPredicate.not;
 import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAPackage;
