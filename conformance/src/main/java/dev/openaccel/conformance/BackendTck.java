@@ -12,7 +12,6 @@ import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
-import dev.openaccel.runtime.internal.AcceleratorCore;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import java.time.Duration;
@@ -147,7 +146,7 @@ public abstract class BackendTck {
 
   /** The router to the backend under test, as users of the SPI reach it. */
   protected final VirtualGuardImpl backend() {
-    return AcceleratorCore.get(accelerator().system()).router(deviceType());
+    return accelerator().deviceGuardImpl(deviceType());
   }
 
   /** Whether the backend under test declares {@code capability}. */

@@ -17,8 +17,7 @@ import org.apache.pekko.actor.typed.ExtensionId;
  * The entry point: devices, streams, events, device memory and the caller's device context of one
  * actor system, as {@code torch.accelerator}. One per {@link ActorSystem} (a Pekko extension); two
  * systems in one JVM have two independent accelerators. All methods are thread-safe; "current"
- * always means the caller's own context. Each operation is documented by concept, in the interface
- * that declares it.
+ * always means the caller's own context. Each operation is documented in its interface.
  */
 public final class Accelerator
     implements Extension,
@@ -112,6 +111,11 @@ public final class Accelerator
   @Override
   public int deviceCount(DeviceType type) {
     return core.router(type).deviceCount();
+  }
+
+  @Override
+  public VirtualGuardImpl deviceGuardImpl(DeviceType type) {
+    return core.router(type);
   }
 
   @Override

@@ -1,5 +1,6 @@
 package dev.openaccel.runtime;
 
+import dev.openaccel.runtime.spi.VirtualGuardImpl;
 import java.util.Set;
 import java.util.concurrent.CompletionStage;
 
@@ -10,6 +11,14 @@ import java.util.concurrent.CompletionStage;
  * thread, or the actor handling a message), where each device type starts at device 0.
  */
 public sealed interface AcceleratorDevices permits Accelerator {
+
+  /**
+   * The backend of {@code type} as the SPI sees it (c10's {@code getDeviceGuardImpl}): for backend
+   * authors and conformance tests, which check a backend below the public API.
+   *
+   * @throws IllegalArgumentException containing "no backend for device type" if none is loaded
+   */
+  VirtualGuardImpl deviceGuardImpl(DeviceType type);
 
   /** The device types whose backends were found and enabled, in name order. */
   Set<DeviceType> deviceTypes();
