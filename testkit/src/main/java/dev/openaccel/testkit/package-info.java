@@ -2,6 +2,8 @@
  * JUnit 5 support for tests of code that uses OpenAccel: {@link
  * dev.openaccel.testkit.OpenAccelTest} on a test class gives its tests an {@code Accelerator}
  * parameter and fails each test that leaves streams with unfinished work, events, device buffers or
- * threads behind ({@link dev.openaccel.testkit.OpenAccelExtension}).
+ * threads behind ({@link dev.openaccel.testkit.OpenAccelExtension}). {@link
+ * dev.openaccel.testkit.StreamHold} keeps a stream's later work waiting until released, and {@link
+ * dev.openaccel.testkit.TraceProbe} asserts the order in which kernels and events ran.
  */
 package dev.openaccel.testkit;

@@ -9,6 +9,7 @@ import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.Stream;
 import java.util.List;
+import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
@@ -52,6 +53,16 @@ class LeakCheckTest {
                 + " has unfinished work \\(1 item\\(s\\) when the test ended\\).*"),
         failure);
     assertTrue(failure.contains("openreg:0 did not finish its work within PT0.2S"), failure);
+  }
+
+  @Test
+  void aHoldNeverReleasedFailsTheTestNamingItsStream() {
+    String failure = onlyFailure(UnreleasedHold.class);
+    assertTrue(
+        failure.matches(
+            "(?s).*Stream\\(device_type=openreg, device_index=0, stream_id=\\d+, priority=0\\)"
+                + " has unfinished work \\(2 item\\(s\\) when the test ended\\).*"),
+        failure);
   }
 
   @Test
@@ -139,6 +150,23 @@ class LeakCheckTest {
     @AfterAll
     static void release() {
       GATE.countDown();
+    }
+  }
+
+  @OpenAccelTest(settleMillis = 200)
+  static class UnreleasedHold {
+    static final List<StreamHold> HOLDS = new CopyOnWriteArrayList<>();
+
+    @Test
+    void leavesAHold(Accelerator accelerator) {
+      Stream stream = accelerator.newStream();
+      HOLDS.add(StreamHold.on(stream));
+      stream.launch("held", () -> {});
+    }
+
+    @AfterAll
+    static void release() {
+      HOLDS.forEach(StreamHold::release);
     }
   }
 
