@@ -2,13 +2,16 @@ package dev.openaccel.runtime;
 
 import java.nio.ByteBuffer;
 import java.util.concurrent.Callable;
+import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 
 /**
  * What a backend's stream does behind the public {@link Stream} value: enqueue work and report
  * progress. A backend implements it as {@link Stream.Ops}, one per stream.
  *
- * <p>Implementations are thread-safe: any thread may enqueue; work runs in enqueue order.
+ * <p>Implementations are thread-safe: any thread may enqueue; work runs in enqueue order. The
+ * default methods keep a backend written before they existed compiling and honest: it reports what
+ * it cannot do with {@link UnsupportedOperationException}.
  */
 public interface StreamOperations {
 
@@ -18,8 +21,14 @@ public interface StreamOperations {
   /** True when all work enqueued so far has completed. Must not send a message. */
   boolean query();
 
-  /** How many work items enqueued so far have not completed. Must not send a message. */
-  long pendingWork();
+  /**
+   * How many work items enqueued so far have not completed. Must not send a message.
+   *
+   * @throws UnsupportedOperationException by default: a backend that does not count its items
+   */
+  default long pendingWork() {
+    throw new UnsupportedOperationException(getClass().getName() + " doesn't support pendingWork");
+  }
 
   /** Blocks until the work enqueued so far has completed; throws its failure if any. */
   void synchronize();
@@ -30,8 +39,14 @@ public interface StreamOperations {
   /** Enqueues a kernel; waits for room in a full queue. */
   void launch(String name, Runnable kernel);
 
-  /** Enqueues a kernel once the queue has room; the stage completes then. Never blocks. */
-  CompletionStage<Void> launchAsync(String name, Runnable kernel);
+  /**
+   * Enqueues a kernel once the queue has room; the stage completes then. Never blocks. By default,
+   * for a backend whose queue has no bound: {@link #launch}, then a completed stage.
+   */
+  default CompletionStage<Void> launchAsync(String name, Runnable kernel) {
+    launch(name, kernel);
+    return CompletableFuture.completedFuture(null);
+  }
 
   /** Enqueues a kernel whose result completes the returned stage. */
   <T> CompletionStage<T> submit(String name, Callable<T> kernel);
@@ -54,6 +69,12 @@ public interface StreamOperations {
   /** Work enqueued here after this call waits until {@code signal} completes. */
   void waitFor(CompletionStage<?> signal);
 
-  /** Closes the stream: see {@link Stream#close}. */
-  void close();
+  /**
+   * Closes the stream: see {@link Stream#close}.
+   *
+   * @throws UnsupportedOperationException by default: a backend whose streams cannot be closed
+   */
+  default void close() {
+    throw new UnsupportedOperationException(getClass().getName() + " doesn't support close");
+  }
 }
