@@ -29,6 +29,9 @@ final class QueueBound {
   private final Queue<Thread> parked = new ConcurrentLinkedQueue<>();
   private final Queue<Waiting> waiting = new ConcurrentLinkedQueue<>();
   volatile long admitBelow; // read by producers on every enqueue: StreamQueue compares with it
+  // Set while launchAsync work waits: every enqueue then takes the slow path, behind it. The owner
+  // clears it once waiting is empty, then looks again (a launch added meanwhile sets it again).
+  volatile boolean launchesWaiting;
 
   /** A bound of {@code limit} items (0: none); a blocked producer waits up to {@code wait}. */
   QueueBound(long limit, Duration wait) {
@@ -100,10 +103,11 @@ final class QueueBound {
     }
     Waiting later = new Waiting(item, new CompletableFuture<>());
     waiting.add(later);
+    launchesWaiting = true; // after the add: the owner's clearing looks at waiting after it
     if (!queue.acceptsWork() && waiting.remove(later)) { // stopped meanwhile: release() missed it
       queue.append(item);
     }
-    queue.wakeOwner(); // an idle owner would never look at waiting otherwise
+    queue.nudgeOwner(); // parked, gated or idle, the owner looks at waiting after its next turn
     return later.admitted();
   }
 
@@ -119,12 +123,20 @@ final class QueueBound {
   void signal(StreamQueue queue) {
     Waiting next;
     while ((next = waiting.peek()) != null && fits(queue.enqueued(), queue.progress())) {
-      waiting.poll();
+      if (!waiting.remove(next)) {
+        continue; // a close's release() or its own producer took it first
+      }
       try {
         queue.append(next.item());
         next.admitted().complete(null);
       } catch (IllegalStateException stopped) {
         next.admitted().completeExceptionally(stopped);
+      }
+    }
+    if (waiting.isEmpty()) {
+      launchesWaiting = false;
+      if (!waiting.isEmpty()) {
+        launchesWaiting = true; // one came between the look and the clearing
       }
     }
     parked.forEach(LockSupport::unpark);

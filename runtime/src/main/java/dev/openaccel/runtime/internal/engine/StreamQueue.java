@@ -113,7 +113,7 @@ final class StreamQueue extends StreamOps {
 
   @Override
   void enqueue(WorkItem item) {
-    if (state.get() / ONE >= bound.admitBelow) { // full, or nearly: look again, maybe wait
+    if (state.get() / ONE >= bound.admitBelow || bound.launchesWaiting) { // full: maybe wait
       try {
         bound.admit(this);
       } catch (IllegalStateException full) {
@@ -180,8 +180,11 @@ final class StreamQueue extends StreamOps {
     }
   }
 
-  /** Makes sure the owner takes a turn soon (it looks at the bound's waiting work after each). */
-  void wakeOwner() {
+  /**
+   * Makes sure the owner takes a turn soon (it looks at the bound's waiting work after each): an
+   * idle owner is woken as by an enqueue, a busy, parked or gated one gets a wake-up it may skip.
+   */
+  void nudgeOwner() {
     long s = state.get();
     while ((s & (IDLE | STOPPED)) == IDLE) {
       long witness = state.compareAndExchange(s, s & ~IDLE);
@@ -190,6 +193,10 @@ final class StreamQueue extends StreamOps {
         return;
       }
       s = witness;
+    }
+    ActorRef<StreamActor.Command> ref = actor;
+    if ((s & STOPPED) == 0 && ref != null) {
+      ref.tell(StreamActor.Drain.INSTANCE);
     }
   }
 
