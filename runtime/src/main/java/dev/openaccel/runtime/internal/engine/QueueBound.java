@@ -1,5 +1,7 @@
 package dev.openaccel.runtime.internal.engine;
 
+import java.lang.invoke.MethodHandles;
+import java.lang.invoke.VarHandle;
 import java.time.Duration;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -15,23 +17,36 @@ import java.util.concurrent.locks.LockSupport;
  * interruptibly); a thread that must not block is refused at once. {@code launchAsync} work waits
  * in {@code waiting}, outside the queue, and is admitted in order by the owner. Internal.
  *
- * <p>Owns: {@code admitBelow}, raised by producers and the owner alike (a stale, lower value only
- * sends a producer here, which reads the count again); {@code parked} and {@code waiting},
- * thread-safe queues that producers add to and the owner drains ({@link #signal}, in its turns
- * after it published completions).
+ * <p>Owns: {@code admitBelow}, raised by producers and the owner alike with a compare-and-set (a
+ * stale, lower value only sends a producer here, which reads the count again), closed by a waiting
+ * {@code launchAsync} and reopened by the owner once none waits; {@code parked} and {@code
+ * waiting}, thread-safe queues that producers add to and the owner drains ({@link #signal}, in its
+ * turns after it published completions).
  */
 final class QueueBound {
   /** No bound: the comparison is never true. */
   static final long UNBOUNDED = Long.MAX_VALUE;
+
+  private static final long CLOSED = Long.MIN_VALUE; // admitBelow while launches wait
+  private static final VarHandle ADMIT_BELOW;
+
+  static {
+    try {
+      ADMIT_BELOW =
+          MethodHandles.lookup().findVarHandle(QueueBound.class, "admitBelow", long.class);
+    } catch (ReflectiveOperationException e) {
+      throw new ExceptionInInitializerError(e);
+    }
+  }
 
   private final long limit;
   private final Duration wait;
   private final Queue<Thread> parked = new ConcurrentLinkedQueue<>();
   private final Queue<Waiting> waiting = new ConcurrentLinkedQueue<>();
   volatile long admitBelow; // read by producers on every enqueue: StreamQueue compares with it
-  // Set while launchAsync work waits: every enqueue then takes the slow path, behind it. The owner
-  // clears it once waiting is empty, then looks again (a launch added meanwhile sets it again).
-  volatile boolean launchesWaiting;
+  // Set while launchAsync work waits, with admitBelow at CLOSED: every enqueue then takes the slow
+  // path, behind that work, and nobody raises admitBelow until the owner reopens it.
+  private volatile boolean launchesWaiting;
 
   /** A bound of {@code limit} items (0: none); a blocked producer waits up to {@code wait}. */
   QueueBound(long limit, Duration wait) {
@@ -49,8 +64,9 @@ final class QueueBound {
       return true;
     }
     long below = progress.completed() + limit;
-    if (below > admitBelow) {
-      admitBelow = below; // a racing lower write is harmless: it only costs a second look
+    long seen = admitBelow; // read before the flag, which a waiting launch sets before CLOSED
+    if (below > seen && !launchesWaiting) {
+      ADMIT_BELOW.compareAndSet(this, seen, below); // fails if a waiting launch closed it meanwhile
     }
     return reserved < below;
   }
@@ -103,7 +119,8 @@ final class QueueBound {
     }
     Waiting later = new Waiting(item, new CompletableFuture<>());
     waiting.add(later);
-    launchesWaiting = true; // after the add: the owner's clearing looks at waiting after it
+    launchesWaiting = true; // after the add: the owner's reopening looks at waiting after it
+    admitBelow = CLOSED; // after the flag: a raise that read CLOSED sees the flag
     if (!queue.acceptsWork() && waiting.remove(later)) { // stopped meanwhile: release() missed it
       queue.append(item);
     }
@@ -133,10 +150,12 @@ final class QueueBound {
         next.admitted().completeExceptionally(stopped);
       }
     }
-    if (waiting.isEmpty()) {
+    if (waiting.isEmpty() && launchesWaiting) { // reopen the fast path
+      admitBelow = queue.progress().completed() + limit;
       launchesWaiting = false;
-      if (!waiting.isEmpty()) {
-        launchesWaiting = true; // one came between the look and the clearing
+      if (!waiting.isEmpty()) { // one came between the look and the reopening
+        launchesWaiting = true;
+        admitBelow = CLOSED;
       }
     }
     parked.forEach(LockSupport::unpark);

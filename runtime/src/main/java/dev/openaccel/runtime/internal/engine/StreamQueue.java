@@ -113,20 +113,26 @@ final class StreamQueue extends StreamOps {
 
   @Override
   void enqueue(WorkItem item) {
-    if (state.get() / ONE >= bound.admitBelow || bound.launchesWaiting) { // full: maybe wait
+    long s = state.get(); // one read for the bound's comparison and the compare-and-set's first try
+    if (s / ONE >= bound.admitBelow) { // full, or launches wait: look again, maybe wait
       try {
         bound.admit(this);
       } catch (IllegalStateException full) {
         item.reject(stopFailure(full.getMessage())); // never reserved: settled here
         throw full;
       }
+      s = state.get();
     }
-    append(item);
+    append(item, s);
   }
 
   /** Appends the user's {@code item}, admitted by the bound, or refuses it. */
   void append(WorkItem item) {
-    if (!offer(item, STOPPED | CLOSING)) {
+    append(item, state.get());
+  }
+
+  private void append(WorkItem item, long s) {
+    if (!offer(item, STOPPED | CLOSING, s)) {
       DeviceExecutionException why =
           (state.get() & STOPPED) == 0 ? stopFailure("it was closed") : end.reason();
       item.reject(why); // the count is fixed or closed to the user: nothing was reserved
@@ -136,15 +142,16 @@ final class StreamQueue extends StreamOps {
 
   @Override
   void enqueueOrSettle(WorkItem item) {
-    if (!offer(item, STOPPED)) {
+    if (!offer(item, STOPPED, state.get())) {
       DeviceExecutionException why = end.reason(); // the clean-close flag is read after it
       item.reject(end.closedCleanly() ? null : why);
     }
   }
 
-  // Reserves a place (unless a flag of refusedBy is set), appends, wakes an idle owner.
-  private boolean offer(WorkItem item, long refusedBy) {
-    long s = state.get();
+  // Reserves a place (unless a flag of refusedBy is set), appends, wakes an idle owner; s: the
+  // state
+  // as last read, the first compare-and-set's expectation.
+  private boolean offer(WorkItem item, long refusedBy, long s) {
     for (long seen; (s & refusedBy) == 0; s = seen) {
       seen = state.compareAndExchange(s, (s + ONE) & ~IDLE); // reserve, and take the wake-up
       if (seen == s) {
