@@ -58,17 +58,22 @@ final class QueueBound {
   /** An item that waits for room outside the queue, and the stage its admission completes. */
   record Waiting(WorkItem.Launch item, CompletableFuture<Void> admitted) {}
 
-  /** Whether {@code reserved} more items fit, given the completed count; raises the snapshot. */
-  private boolean fits(long reserved, StreamProgress progress) {
+  /** Whether nothing waits and one more item fits {@code queue}; see {@link #fits}. */
+  private boolean hasRoom(StreamQueue queue) {
+    return waiting.isEmpty() && fits(queue);
+  }
+
+  /** Whether one more item fits {@code queue}, given its completed count; raises the snapshot. */
+  private boolean fits(StreamQueue queue) {
     if (limit == UNBOUNDED) {
       return true;
     }
-    long below = progress.completed() + limit;
+    long below = queue.progress().completed() + limit;
     long seen = admitBelow; // read before the flag, which a waiting launch sets before CLOSED
     if (below > seen && !launchesWaiting) {
       ADMIT_BELOW.compareAndSet(this, seen, below); // fails if a waiting launch closed it meanwhile
     }
-    return reserved < below;
+    return queue.enqueued() < below;
   }
 
   /**
@@ -79,7 +84,7 @@ final class QueueBound {
    *     on a thread that must not block
    */
   void admit(StreamQueue queue) {
-    if (waiting.isEmpty() && fits(queue.enqueued(), queue.progress())) {
+    if (hasRoom(queue)) {
       return;
     }
     try {
@@ -91,8 +96,7 @@ final class QueueBound {
     Thread self = Thread.currentThread();
     parked.add(self);
     try {
-      while (!(waiting.isEmpty() && fits(queue.enqueued(), queue.progress()))
-          && queue.acceptsWork()) {
+      while (!hasRoom(queue) && queue.acceptsWork()) {
         long left = deadline - System.nanoTime();
         if (left <= 0) {
           throw full(queue, "no room came within " + wait + " (openaccel.stream-queue-wait)");
@@ -113,7 +117,7 @@ final class QueueBound {
    * queues it until there is; the stage completes once it is admitted. Never blocks.
    */
   CompletableFuture<Void> admitOrLater(StreamQueue queue, WorkItem.Launch item) {
-    if (!queue.acceptsWork() || (waiting.isEmpty() && fits(queue.enqueued(), queue.progress()))) {
+    if (!queue.acceptsWork() || hasRoom(queue)) {
       queue.append(item); // refused at the call if the stream was closed or stopped
       return CompletableFuture.completedFuture(null);
     }
@@ -139,7 +143,7 @@ final class QueueBound {
    */
   void signal(StreamQueue queue) {
     Waiting next;
-    while ((next = waiting.peek()) != null && fits(queue.enqueued(), queue.progress())) {
+    while ((next = waiting.peek()) != null && fits(queue)) {
       if (!waiting.remove(next)) {
         continue; // a close's release() or its own producer took it first
       }
