@@ -19,9 +19,10 @@ import org.lwjgl.system.MemoryStack;
  * <p>Owns: the watchers registered and not yet called. Whether a watcher releases its event is the
  * watcher's business (a marker's event outlives its callback). The callback runs on an OpenCL
  * runtime thread, or synchronously inside {@code clSetEventCallback} when the event is already
- * complete. PoCL 3.1 never calls back for a failed event; commands the backend enqueues do not fail
- * asynchronously on it (no user events are ever failed), so that path is reported only by platforms
- * that implement it. This class is thread-safe.
+ * complete; the first call names a runtime thread {@value #DRIVER_THREAD} and its id. PoCL 3.1
+ * never calls back for a failed event; commands the backend enqueues do not fail asynchronously on
+ * it (no user events are ever failed), so that path is reported only by platforms that implement
+ * it. This class is thread-safe.
  */
 final class ClCallbacks {
   /** What a watched event reports to. */
@@ -29,6 +30,12 @@ final class ClCallbacks {
     /** Called once with the event's status and end time on the device (0 after a failure). */
     void ended(long event, int status, long endNanos);
   }
+
+  /**
+   * The name prefix of the OpenCL runtime's threads that call back: they are the platform's, live
+   * as long as it does, and are named so that a leak check can tell them from a test's threads.
+   */
+  static final String DRIVER_THREAD = "openaccel-driver-opencl-";
 
   private static final ConcurrentHashMap<Long, Watcher> pending = new ConcurrentHashMap<>();
   private static final AtomicLong keys = new AtomicLong();
@@ -52,6 +59,10 @@ final class ClCallbacks {
   }
 
   private static void onEvent(long event, int status, long key) {
+    Thread thread = Thread.currentThread();
+    if (!thread.getName().startsWith(DRIVER_THREAD)) { // a runtime thread, attached by this call
+      thread.setName(DRIVER_THREAD + thread.getId());
+    }
     Watcher watcher = pending.remove(key);
     if (watcher != null) {
       report(event, status, watcher);

@@ -6,6 +6,8 @@ import static com.tngtech.archunit.core.domain.JavaClass.Predicates.resideInAnyP
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.fields;
 import static com.tngtech.archunit.lang.syntax.ArchRuleDefinition.noClasses;
 
+import com.tngtech.archunit.base.DescribedPredicate;
+import com.tngtech.archunit.core.domain.JavaClass;
 import com.tngtech.archunit.core.domain.JavaClasses;
 import com.tngtech.archunit.core.importer.ClassFileImporter;
 import com.tngtech.archunit.core.importer.ImportOption;
@@ -57,13 +59,33 @@ public final class BackendLayers {
    *     static field that is not final
    */
   public static void checkUsesOnlyPublicApi(String modulePackage, String moduleName) {
+    checkUsesOnlyPublicApi(modulePackage, moduleName, new Class<?>[0]);
+  }
+
+  /**
+   * As {@link #checkUsesOnlyPublicApi(String, String)}, but the module may also use the SPI's
+   * extension points {@code spiTypes} (and no other SPI type): for a module such as the testkit,
+   * which installs a {@code DeviceControl}.
+   *
+   * @throws AssertionError listing each dependency on another SPI type or an internal package, or
+   *     each static field that is not final
+   */
+  public static void checkUsesOnlyPublicApi(
+      String modulePackage, String moduleName, Class<?>... spiTypes) {
+    DescribedPredicate<JavaClass> allowed = DescribedPredicate.alwaysFalse();
+    StringBuilder names = new StringBuilder();
+    for (Class<?> type : spiTypes) {
+      allowed = allowed.or(JavaClass.Predicates.equivalentTo(type));
+      names.append(names.length() == 0 ? " but " : ", ").append(type.getSimpleName());
+    }
     noClasses()
         .that()
         .resideInAPackage(modulePackage + "..")
         .should()
-        .dependOnClassesThat()
-        .resideInAnyPackage("dev.openaccel.runtime.internal..", "dev.openaccel.runtime.spi..")
-        .as(moduleName + " imports neither dev.openaccel.runtime.internal nor .spi")
+        .dependOnClassesThat(
+            resideInAPackage("dev.openaccel.runtime.internal..")
+                .or(resideInAPackage("dev.openaccel.runtime.spi..").and(not(allowed))))
+        .as(moduleName + " imports neither dev.openaccel.runtime.internal nor .spi" + names)
         .because("it sees an accelerator as any user does")
         .check(classes(modulePackage));
     checkStaticFieldsAreFinal(modulePackage, moduleName);

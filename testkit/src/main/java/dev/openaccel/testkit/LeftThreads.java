@@ -9,8 +9,10 @@ import java.util.Set;
  * not alive when the test began, and is neither one of the accelerator's (its actor system names
  * each of its threads, device threads included, with the system's name and a dash) nor one of the
  * JVM's own that start on demand (the common fork-join pool, reference handling, the flight
- * recorder, attach and process-reaper threads). Before a thread is reported it is joined for what
- * is left of the check's deadline, so one that is just ending is not reported.
+ * recorder, attach and process-reaper threads) nor a device driver's own thread that a backend
+ * named {@code openaccel-driver-...} (OpenCL's runtime threads that call back). Before a thread is
+ * reported it is joined for what is left of the check's deadline, so one that is just ending is not
+ * reported.
  *
  * <p>Owns: {@code before}, an immutable snapshot taken on the test's thread.
  */
@@ -25,7 +27,8 @@ final class LeftThreads {
           "Notification Thread",
           "Attach Listener",
           "process reaper",
-          "JFR ");
+          "JFR ",
+          "openaccel-driver-");
 
   private final Set<Thread> before;
 

@@ -38,6 +38,9 @@ import org.junit.platform.commons.support.ReflectionSupport;
  * reads the accelerator's trace bus, which it subscribes to before each test, so work of another
  * test running at the same time on the same accelerator counts too: run such tests one at a time.
  *
+ * <p>After the check it removes what {@link Faults}, {@link StreamStepper} and {@link ManualClock}
+ * set on the accelerator, letting held work go, so the next test starts without them.
+ *
  * <p>Owns: nothing; its state lives in JUnit's extension context stores, per class and per test.
  * This class is thread-safe.
  */
@@ -68,7 +71,12 @@ public final class OpenAccelExtension
     if (check == null) {
       return; // beforeEach failed: nothing was watched
     }
-    List<String> problems = check.finish();
+    List<String> problems;
+    try {
+      problems = check.finish();
+    } finally {
+      TestControl.of(accelerator(context)).reset(); // held work goes; faults and clock end
+    }
     if (!problems.isEmpty()) {
       throw new AssertionError("the test left behind:\n  " + String.join("\n  ", problems), null);
     }

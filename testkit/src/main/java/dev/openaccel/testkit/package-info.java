@@ -4,6 +4,9 @@
  * parameter and fails each test that leaves streams with unfinished work, events, device buffers or
  * threads behind ({@link dev.openaccel.testkit.OpenAccelExtension}). {@link
  * dev.openaccel.testkit.StreamHold} keeps a stream's later work waiting until released, and {@link
- * dev.openaccel.testkit.TraceProbe} asserts the order in which kernels and events ran.
+ * dev.openaccel.testkit.TraceProbe} asserts the order in which kernels and events ran. {@link
+ * dev.openaccel.testkit.StreamStepper} runs a stream one kernel or copy at a time, {@link
+ * dev.openaccel.testkit.Faults} fails kernels, copies and allocations or delays them, and {@link
+ * dev.openaccel.testkit.ManualClock} is a device clock that moves only when the test moves it.
  */
 package dev.openaccel.testkit;

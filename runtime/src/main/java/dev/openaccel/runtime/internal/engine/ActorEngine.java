@@ -8,6 +8,7 @@ import dev.openaccel.runtime.PriorityRange;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.spi.CurrentContext;
+import dev.openaccel.runtime.spi.DeviceControlSlot;
 import dev.openaccel.runtime.spi.DeviceMemory;
 import dev.openaccel.runtime.spi.DeviceThread;
 import dev.openaccel.runtime.spi.DeviceWork;
@@ -52,7 +53,7 @@ public final class ActorEngine extends EngineEvents {
       CurrentContext current,
       Duration syncTimeout,
       SanitizerMode sanitizer) {
-    super(tracer, system.address().toString(), sanitizer);
+    super(tracer, system.address().toString(), sanitizer, DeviceControlSlot.of(system));
     this.spec = Objects.requireNonNull(spec, "spec");
     this.type = spec.type();
     this.current = current;

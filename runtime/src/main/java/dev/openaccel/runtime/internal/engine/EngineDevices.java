@@ -4,6 +4,7 @@ import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.DeviceControl;
 import dev.openaccel.runtime.spi.EngineSpec;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.time.Duration;
@@ -151,8 +152,12 @@ final class EngineDevices {
     return units[device].streams().defaultStream().stream();
   }
 
-  /** Allocates on {@code stream}'s device, from its caching allocator. */
+  /** Allocates on {@code stream}'s device, from its caching allocator, if the control lets it. */
   DeviceBuffer allocate(StreamQueue stream, long bytes) {
+    DeviceControl control = engine.control().get();
+    if (control != null && bytes > 0) { // a bad size fails as it would without one
+      control.beforeAllocation(stream.stream().device(), bytes);
+    }
     return units[stream.stream().deviceIndex()].allocator().allocate(stream, bytes);
   }
 

@@ -8,6 +8,7 @@ import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.actor.EventSignal;
 import dev.openaccel.runtime.spi.BackendEvent;
 import dev.openaccel.runtime.spi.Capability;
+import dev.openaccel.runtime.spi.DeviceControlSlot;
 import dev.openaccel.runtime.spi.Engine;
 import dev.openaccel.runtime.spi.EventChecks;
 import dev.openaccel.runtime.spi.EventFlag;
@@ -41,17 +42,25 @@ abstract class EngineEvents implements Engine {
   private final AtomicLong ids = new AtomicLong();
   private final Map<Long, EngineEvent> exported = new ConcurrentHashMap<>();
   private final Sanitizer sanitizer; // null unless openaccel.sanitizer is throw or log
+  private final DeviceControlSlot control;
 
   /**
    * @param node the address of the actor system, named in exported handles
    * @param sanitizer whether this engine runs the stream sanitizer, and how it reports
+   * @param control where a test's device control is installed
    */
   @SuppressWarnings("this-escape") // the router only keeps the reference
-  EngineEvents(Tracer tracer, String node, SanitizerMode sanitizer) {
+  EngineEvents(Tracer tracer, String node, SanitizerMode sanitizer, DeviceControlSlot control) {
     this.tracer = tracer;
+    this.control = control;
     this.node = node;
     this.sanitizer = Sanitizer.of(sanitizer);
     this.router = new VirtualGuardImpl(this);
+  }
+
+  /** Where a test's {@link dev.openaccel.runtime.spi.DeviceControl} is installed. */
+  final DeviceControlSlot control() {
+    return control;
   }
 
   /** The stream sanitizer, or null when {@code openaccel.sanitizer} is {@code off}. */
@@ -181,7 +190,7 @@ abstract class EngineEvents implements Engine {
     if (latest == null) {
       return true; // never recorded, or completed without failure
     }
-    if (!latest.isDone() && !latest.await(timeout)) {
+    if (!latest.isDone() && !latest.await(timeout == FOREVER ? null : timeout, control.get())) {
       return false;
     }
     latest.throwIfFailed();

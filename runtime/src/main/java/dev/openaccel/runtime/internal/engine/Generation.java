@@ -1,6 +1,7 @@
 package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.spi.DeviceControl;
 import dev.openaccel.runtime.spi.Marker;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -203,17 +204,28 @@ final class Generation implements WorkItem {
   }
 
   /**
-   * Blocks the calling (non-device) thread until done.
+   * Blocks the calling (non-device) thread until done, or until {@code timeout} (null: none) has
+   * passed on {@code control}'s clock (null, or a control without one: the real clock).
    *
    * @return false if the timeout passed first
    */
-  boolean await(Duration timeout) {
+  boolean await(Duration timeout, DeviceControl control) {
     if (done) {
       return true;
     }
+    CompletableFuture<Void> completed = toStage().toCompletableFuture();
     try {
-      toStage().toCompletableFuture().get(timeout.toNanos(), TimeUnit.NANOSECONDS);
-      return true;
+      if (timeout == null) {
+        completed.get();
+        return true;
+      }
+      CompletionStage<?> passed = control == null ? null : control.timeout(timeout);
+      if (passed == null) {
+        completed.get(timeout.toNanos(), TimeUnit.NANOSECONDS);
+        return true;
+      }
+      CompletableFuture.anyOf(completed, passed.toCompletableFuture()).handle((v, e) -> v).get();
+      return completed.isDone();
     } catch (TimeoutException e) {
       return false;
     } catch (ExecutionException e) {

@@ -1,9 +1,13 @@
 package dev.openaccel.runtime.internal.engine;
 
 import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.internal.engine.StreamMessage.DeviceEnded;
+import dev.openaccel.runtime.internal.engine.StreamMessage.Drain;
+import dev.openaccel.runtime.internal.engine.StreamMessage.GateOpened;
+import dev.openaccel.runtime.internal.engine.StreamMessage.Wake;
+import dev.openaccel.runtime.internal.engine.StreamMessage.Woken;
 import dev.openaccel.runtime.spi.DeviceQueue;
 import dev.openaccel.runtime.spi.Marker;
-import java.util.function.Consumer;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.ExtensibleBehavior;
@@ -22,38 +26,15 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
  *
  * <p>Owns: the stream's {@link StreamProgress}, the owner's side of its queue, the wait it is
  * parked on ({@code blockedOn}) and, through {@link DeviceSteps}, the device items in flight and
- * the item gated behind them. Other threads only hand it messages. Internal.
+ * the item gated behind them, and through {@link ItemGate} the item a device control holds. Other
+ * threads only hand it messages. Internal.
  */
-final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
-
-  sealed interface Command {}
-
-  /** Wake-up: there may be work in the queue. */
-  enum Drain implements Command {
-    INSTANCE
-  }
-
-  /** The generation a parked stream waits for is done, or ({@code marked}) on its device queue. */
-  private record Woken(Generation generation, boolean marked) implements Command {}
-
-  /** Device work in flight ended (see {@link InFlight}): one message for any number of ends. */
-  private enum DeviceEnded implements Command {
-    INSTANCE
-  }
-
-  // A parked stream's waiter, only a tell: one run in a turn on the device is handed off.
-  private record Wake(ActorRef<Command> self, boolean marked)
-      implements Consumer<Generation>, DevicePool.HandOff {
-    @Override
-    public void accept(Generation generation) {
-      self.tell(new Woken(generation, marked));
-    }
-  }
+final class StreamActor extends ExtensibleBehavior<StreamMessage> {
 
   // After a timing record, the stream waits this long for the timed work: no wake-up is measured.
   private static final long TIMING_LINGER_NANOS = 5_000;
 
-  static Behavior<Command> create(StreamQueue handle) {
+  static Behavior<StreamMessage> create(StreamQueue handle) {
     return Behaviors.setup(
         context -> {
           if (!handle.claim(context.getSelf())) {
@@ -71,18 +52,19 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   }
 
   // The context is not thread-safe; callbacks on other threads tell this instead.
-  private final ActorRef<Command> self;
+  private final ActorRef<StreamMessage> self;
   private final StreamQueue handle;
   private final StreamProgress progress;
   private final int batch;
   private final QueueBound bound;
   private final Kernels kernels;
   private final DeviceSteps device; // null: no device queue, every item is Java code run here
+  private final ItemGate gate;
   private Generation blockedOn; // parked until this generation completes
   private boolean lingerAfterTiming;
   private Throwable crashed; // what stopped this actor, if not its system's shutdown
 
-  private StreamActor(ActorContext<Command> context, StreamQueue handle, DeviceQueue queue) {
+  private StreamActor(ActorContext<StreamMessage> context, StreamQueue handle, DeviceQueue queue) {
     this.self = context.getSelf();
     this.handle = handle;
     this.progress = handle.progress();
@@ -94,20 +76,29 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
             ? null
             : new DeviceSteps(
                 handle.stream(), queue, progress, () -> self.tell(DeviceEnded.INSTANCE));
+    this.gate =
+        new ItemGate(
+            handle.engine().control(), handle.stream(), () -> self.tell(GateOpened.INSTANCE));
     self.tell(Drain.INSTANCE);
   }
 
   // Dispatched by hand (a receive builder's handlers would be objects of every stream); made only
   // by create(), inside Behaviors.setup, so the context it is handed is always its own.
   @Override
-  public Behavior<Command> receive(TypedActorContext<Command> context, Command message) {
+  public Behavior<StreamMessage> receive(
+      TypedActorContext<StreamMessage> context, StreamMessage message) {
     try {
       if (message == Drain.INSTANCE) {
-        if (blockedOn == null && (device == null || !device.gated())) {
+        if (blockedOn == null && !gate.holding() && (device == null || !device.gated())) {
           drain();
         }
       } else if (message == DeviceEnded.INSTANCE) {
         onDeviceEnded();
+      } else if (message == GateOpened.INSTANCE) {
+        WorkItem item = gate.release();
+        if (item != null && step(item)) {
+          drain();
+        }
       } else if (message instanceof Woken woken) {
         onWoken(woken);
       } else {
@@ -127,7 +118,8 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   }
 
   @Override
-  public Behavior<Command> receiveSignal(TypedActorContext<Command> context, Signal signal) {
+  public Behavior<StreamMessage> receiveSignal(
+      TypedActorContext<StreamMessage> context, Signal signal) {
     try {
       return signal instanceof PostStop ? onPostStop() : Behaviors.unhandled();
     } finally {
@@ -160,16 +152,20 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
    * The stream's stop, in its owner's last turn: what is queued, the item it parked on and the
    * device items in flight fail with why the actor stopped (nothing never seen to end passes).
    */
-  private Behavior<Command> onPostStop() {
+  private Behavior<StreamMessage> onPostStop() {
     DevicePool.settle();
-    if (blockedOn != null) {
-      progress.itemCompleted(); // the parked wait will never resume; it was polled, so count it
+    WorkItem held = gate.drop();
+    if (blockedOn != null || held != null) {
+      progress.itemCompleted(); // the parked item will never resume; it was polled, so count it
     }
     DeviceExecutionException why =
         handle.stopFailure(
             crashed == null
                 ? "the stream's actor stopped (its actor system is shutting down)"
                 : "the stream's actor failed and stopped: " + crashed);
+    if (held != null) {
+      held.reject(why);
+    }
     handle.end().stop(why);
     if (device != null) {
       device.stop(why);
@@ -228,7 +224,11 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
   }
 
   /** Runs one item by its kind; false if the stream is now parked and takes no more work. */
-  private boolean step(WorkItem item) {
+  private boolean step(WorkItem polled) {
+    WorkItem item = gate.admit(polled);
+    if (item == null) {
+      return false; // held by the device control; GateOpened continues
+    }
     if (item instanceof WorkItem.Launch launch) {
       if (device != null && device.gateWhileBusy(launch)) {
         return false; // Java code runs once the device has ended the work before it
@@ -270,7 +270,7 @@ final class StreamActor extends ExtensibleBehavior<StreamActor.Command> {
       return true;
     }
     progress.itemCompleted();
-    generation.completeInTurn(System.nanoTime(), progress.unreported()); // settled below
+    generation.completeInTurn(gate.nanoTime(), progress.unreported()); // settled below
     EngineEvent event = generation.event();
     lingerAfterTiming = event != null && event.timing();
     return true;

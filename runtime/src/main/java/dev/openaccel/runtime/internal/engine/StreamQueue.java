@@ -50,7 +50,7 @@ final class StreamQueue extends StreamOps {
   final AtomicLong state = new AtomicLong(IDLE); // also set by StreamEnd: STOPPED
   private final StreamProgress progress = new StreamProgress();
   private final StreamEnd end = new StreamEnd(this);
-  private volatile ActorRef<StreamActor.Command> actor; // written once, by the actor's claim
+  private volatile ActorRef<StreamMessage> actor; // written once, by the actor's claim
 
   /**
    * A stream of {@code device}'s actor, which spawns this stream's actor on the first enqueue (a
@@ -201,9 +201,9 @@ final class StreamQueue extends StreamOps {
       }
       s = witness;
     }
-    ActorRef<StreamActor.Command> ref = actor;
+    ActorRef<StreamMessage> ref = actor;
     if ((s & STOPPED) == 0 && ref != null) {
-      ref.tell(StreamActor.Drain.INSTANCE);
+      ref.tell(StreamMessage.Drain.INSTANCE);
     }
   }
 
@@ -215,18 +215,18 @@ final class StreamQueue extends StreamOps {
   // Wakes the owner, whose IDLE the caller cleared. Only the actor sets IDLE again, once it set
   // actor: a missing actor means the first enqueue.
   private void wake() {
-    ActorRef<StreamActor.Command> ref = actor;
+    ActorRef<StreamMessage> ref = actor;
     if (ref == null) {
       device.tell(new DeviceActor.SpawnStream(this)); // the new actor claims the stream, drains
     } else {
-      ref.tell(StreamActor.Drain.INSTANCE);
+      ref.tell(StreamMessage.Drain.INSTANCE);
     }
   }
 
   // ---- the owner's side: the stream's actor, or whoever stopped a stream no actor claimed ----
 
   /** Makes the stream's actor {@code ref} its owner; false if the stream was stopped first. */
-  boolean claim(ActorRef<StreamActor.Command> ref) {
+  boolean claim(ActorRef<StreamMessage> ref) {
     long s = state.get();
     while ((s & STOPPED) == 0) {
       long witness = state.compareAndExchange(s, s | OWNED);

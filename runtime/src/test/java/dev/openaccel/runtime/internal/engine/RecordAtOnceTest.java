@@ -80,7 +80,7 @@ class RecordAtOnceTest {
     assertEquals(2, second.number());
     assertFalse(second.isDone(), "behind a running kernel");
     gate.countDown();
-    assertTrue(second.await(Duration.ofSeconds(10)));
+    assertTrue(second.await(Duration.ofSeconds(10), null));
     assertTrue(Engines.eventually(stream::completesAtOnce));
     ENGINE.record(event, stream.stream(), 0, EventFlag.PYTORCH_DEFAULT);
     assertEquals(3, event.latest().number());
@@ -97,7 +97,7 @@ class RecordAtOnceTest {
     event.latest().onComplete(done -> order.add("record"));
     assertFalse(event.latest().isDone());
     gate.countDown();
-    assertTrue(event.latest().await(Duration.ofSeconds(10)));
+    assertTrue(event.latest().await(Duration.ofSeconds(10), null));
     assertEquals(List.of("kernel", "record"), order);
   }
 
@@ -112,7 +112,7 @@ class RecordAtOnceTest {
     assertTrue(Engines.eventually(stream::query), "the failed kernel ran");
     assertFalse(stream.completesAtOnce(), "a failure awaits reporting");
     EngineEvent event = record(stream, EventFlag.PYTORCH_DEFAULT);
-    assertTrue(event.latest().await(Duration.ofSeconds(10)));
+    assertTrue(event.latest().await(Duration.ofSeconds(10), null));
     assertNotNull(event.latest().failure());
     assertTrue(event.latest().failure().getMessage().contains("boom"));
     assertThrows(DeviceExecutionException.class, stream::synchronize);
@@ -125,7 +125,7 @@ class RecordAtOnceTest {
   void aTimingRecordOnAnIdleStreamCompletesThroughTheStream() {
     StreamQueue stream = idleStream();
     EngineEvent timing = record(stream, EventFlag.BACKEND_DEFAULT);
-    assertTrue(timing.latest().await(Duration.ofSeconds(10)));
+    assertTrue(timing.latest().await(Duration.ofSeconds(10), null));
     assertNull(timing.latest().failure());
     assertTrue(Engines.eventually(stream::completesAtOnce), "it was the stream's item");
   }
@@ -152,7 +152,7 @@ class RecordAtOnceTest {
           throw new IllegalStateException("bad");
         });
     EngineEvent event = record(source, EventFlag.PYTORCH_DEFAULT);
-    assertTrue(event.latest().await(Duration.ofSeconds(10)));
+    assertTrue(event.latest().await(Duration.ofSeconds(10), null));
     ENGINE.block(event, waiting.stream());
     DeviceExecutionException failure =
         assertThrows(DeviceExecutionException.class, waiting::synchronize);

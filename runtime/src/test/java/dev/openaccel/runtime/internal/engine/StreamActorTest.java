@@ -80,7 +80,7 @@ class StreamActorTest {
     stream.waitFor(new CompletableFuture<Void>()); // never completes
     CompletionStage<Integer> queued = stream.submit("after the wait", () -> 1);
     device.expectMessageClass(DeviceActor.SpawnStream.class);
-    ActorRef<StreamActor.Command> actor = KIT.spawn(StreamActor.create(stream), "stream-101");
+    ActorRef<StreamMessage> actor = KIT.spawn(StreamActor.create(stream), "stream-101");
     KIT.stop(actor);
     ExecutionException failed =
         org.junit.jupiter.api.Assertions.assertThrows(
