@@ -10,6 +10,8 @@ import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.testkit.NodeFaults;
+import dev.openaccel.testkit.StreamHold;
 import java.time.Duration;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ExecutionException;
@@ -22,22 +24,25 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.function.Executable;
 
 /**
- * A node that leaves mid-run, terminated or downed: everything the other nodes wait for on it fails
- * promptly with a DeviceExecutionException naming it, and the other nodes keep working.
+ * A node that leaves mid-run, terminated, downed, or cut off from the others until the downing
+ * provider downs it: everything the other nodes wait for on it fails promptly with a
+ * DeviceExecutionException naming it, and the other nodes keep working.
  */
 class NodeFailureTest {
   private static final Duration LONG = Duration.ofSeconds(15);
   private TestCluster cluster;
-  private final CompletableFuture<Void> never = new CompletableFuture<>();
+  private StreamHold hold;
 
   @BeforeEach
   void start() {
-    cluster = TestCluster.start(3);
+    cluster = TestCluster.start(3, TestCluster.TEST_MODE);
   }
 
   @AfterEach
   void stop() {
-    never.complete(null);
+    if (hold != null) {
+      hold.release();
+    }
     cluster.close();
   }
 
@@ -51,11 +56,10 @@ class NodeFailureTest {
 
     Waits() {
       RemoteStream onLost = cluster.node(0).newStream(cluster.device(2, 0));
-      // The stream on the lost node parks on a signal that only the test's end gives: no thread
-      // blocks, so the node can stop at once.
+      // The stream on the lost node is held until the test's end: no thread blocks, so the node
+      // can stop at once.
       Accelerator two = cluster.node(2).accelerator();
-      Stream parked = two.stream(onLost.device().device(), onLost.id());
-      parked.waitFor(never);
+      hold = StreamHold.on(two.stream(onLost.device().device(), onLost.id()));
       EventHandle handle = onLost.recordEvent();
       remoteSync = onLost.synchronizeAsync().toCompletableFuture();
 
@@ -84,7 +88,10 @@ class NodeFailureTest {
         failure = wrapped.getCause();
       }
       assertInstanceOf(DeviceExecutionException.class, failure, failure::toString);
-      assertTrue(failure.getMessage().contains(lost), failure.getMessage());
+      // As documented: the node's own failure, or what waited on it wrapping that failure.
+      assertTrue(
+          failure.getMessage().contains("node " + lost + " left the cluster: "),
+          failure.getMessage());
     }
   }
 
@@ -101,6 +108,19 @@ class NodeFailureTest {
     Waits waits = new Waits();
     Cluster.get(cluster.system(0)).manager().tell(new Down(cluster.system(2).address()));
     waits.assertAllFailNamingTheLostNode();
+    assertOthersKeepWorking(waits.lost);
+  }
+
+  @Test
+  void waitersOnANodeCutOffFromTheOthersFailOnceTheDowningProviderDownsIt() throws Exception {
+    Waits waits = new Waits();
+    NodeFaults faults = cluster.faults();
+    faults.isolate(cluster.system(2));
+    faults.awaitUnreachable(cluster.system(0), cluster.system(2), TestCluster.WAIT);
+    // Split Brain Resolver (keep majority, stable after 2 s) downs node 2, the minority side.
+    waits.assertAllFailNamingTheLostNode();
+    faults.awaitRemoved(cluster.system(0), cluster.system(2), TestCluster.WAIT);
+    faults.awaitRemoved(cluster.system(1), cluster.system(2), TestCluster.WAIT);
     assertOthersKeepWorking(waits.lost);
   }
 

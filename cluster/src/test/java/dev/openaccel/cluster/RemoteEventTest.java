@@ -12,6 +12,7 @@ import dev.openaccel.runtime.EventHandle;
 import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.actor.EventSignal;
+import dev.openaccel.testkit.StreamHold;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.TimeUnit;
@@ -48,54 +49,42 @@ class RemoteEventTest {
     return owner.newEvent(EventOptions.defaults().withInterprocess(true));
   }
 
-  /** Records {@code event} behind a kernel that waits for the returned gate. */
-  private CountDownLatch recordBehindGate(Event event) {
-    CountDownLatch gate = new CountDownLatch(1);
+  /** Records {@code event} on a new stream of the owner, behind the returned hold. */
+  private StreamHold recordBehindHold(Event event) {
     Stream stream = owner.newStream(owner.currentDevice());
-    stream.launch("gate", () -> awaitGate(gate));
+    StreamHold hold = StreamHold.on(stream);
     event.record(stream);
-    return gate;
-  }
-
-  private static void awaitGate(CountDownLatch gate) {
-    try {
-      if (!gate.await(20, TimeUnit.SECONDS)) {
-        throw new IllegalStateException("gate never opened");
-      }
-    } catch (InterruptedException e) {
-      Thread.currentThread().interrupt();
-      throw new IllegalStateException(e);
-    }
+    return hold;
   }
 
   @Test
   void anOpenedEventBlocksAStreamOfTheOpenerUntilTheOwnersRecordCompletes() throws Exception {
     Event event = interprocess();
-    CountDownLatch gate = recordBehindGate(event);
+    StreamHold hold = recordBehindHold(event);
     Event opened = opener.openEvent(event.handle());
     Stream waiting = opener.newStream(opener.currentDevice());
     CountDownLatch ran = new CountDownLatch(1);
     opened.block(waiting);
     waiting.launch("after", ran::countDown);
     assertFalse(ran.await(200, TimeUnit.MILLISECONDS), "ran before the owner's record completed");
-    gate.countDown();
+    hold.release();
     assertTrue(ran.await(10, TimeUnit.SECONDS));
   }
 
   @Test
   void synchronizeAndCompletionFollowTheOwnersLatestRecord() throws Exception {
     Event event = interprocess();
-    CountDownLatch first = recordBehindGate(event);
+    StreamHold first = recordBehindHold(event);
     Event opened = opener.openEvent(event.handle());
     assertFalse(opened.synchronize(Duration.ofMillis(200)));
-    first.countDown();
+    first.release();
     assertTrue(opened.synchronize(LONG));
 
-    CountDownLatch second = recordBehindGate(event);
+    StreamHold second = recordBehindHold(event);
     assertFalse(opened.synchronize(Duration.ofMillis(200)), "must follow the new record");
     var completion = opened.completion().toCompletableFuture();
     assertFalse(completion.isDone());
-    second.countDown();
+    second.release();
     completion.get(10, TimeUnit.SECONDS);
     assertTrue(opened.synchronize(LONG));
   }
@@ -103,27 +92,27 @@ class RemoteEventTest {
   @Test
   void queryReportsTheOwnersStateWithinARoundTrip() {
     Event event = interprocess();
-    CountDownLatch gate = recordBehindGate(event);
+    StreamHold hold = recordBehindHold(event);
     Event opened = opener.openEvent(event.handle());
     assertFalse(opened.query());
-    gate.countDown();
+    hold.release();
     assertTrue(eventually(opened::query), "query never saw the completion");
 
-    CountDownLatch again = recordBehindGate(event);
+    StreamHold again = recordBehindHold(event);
     assertTrue(eventually(() -> !opened.query()), "query never saw the new record");
-    again.countDown();
+    again.release();
     assertTrue(eventually(opened::query));
   }
 
   @Test
   void subscribeSendsOneCompletedSignalForTheOwnersRecord() {
     Event event = interprocess();
-    CountDownLatch gate = recordBehindGate(event);
+    StreamHold hold = recordBehindHold(event);
     Event opened = opener.openEvent(event.handle());
     TestProbe<EventSignal> probe = TestProbe.create(cluster.system(1));
     opened.subscribe(probe.getRef());
     probe.expectNoMessage(Duration.ofMillis(200));
-    gate.countDown();
+    hold.release();
     EventSignal.Completed done = probe.expectMessageClass(EventSignal.Completed.class, LONG);
     assertEquals(event.id(), done.eventId());
     assertEquals(1, done.generation());

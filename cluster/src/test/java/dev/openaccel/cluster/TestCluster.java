@@ -4,6 +4,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.Config;
 import com.typesafe.config.ConfigFactory;
+import dev.openaccel.testkit.NodeFaults;
 import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
@@ -38,6 +39,9 @@ final class TestCluster implements AutoCloseable {
       pekko.log-dead-letters-during-shutdown = off
       openaccel.openreg.device-count = 2
       """;
+
+  /** The extra configuration that lets {@link NodeFaults} cut the network between nodes. */
+  static final String TEST_MODE = NodeFaults.TEST_MODE + " = on\n";
 
   private final List<ActorSystem<Void>> systems = new ArrayList<>();
 
@@ -82,6 +86,14 @@ final class TestCluster implements AutoCloseable {
 
   ActorSystem<Void> system(int i) {
     return systems.get(i);
+  }
+
+  /**
+   * The faults between this cluster's nodes; cutting the network needs {@link #TEST_MODE} in the
+   * extra configuration.
+   */
+  NodeFaults faults() {
+    return NodeFaults.of(systems);
   }
 
   /** The first device of node {@code i}, as the other nodes name it. */
