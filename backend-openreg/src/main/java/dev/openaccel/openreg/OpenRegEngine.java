@@ -46,7 +46,8 @@ final class OpenRegEngine {
                 Capability.STREAM_POOL,
                 Capability.CROSS_DEVICE_WAIT,
                 Capability.INTERPROCESS_EVENTS,
-                Capability.DEVICE_MEMORY))
+                Capability.DEVICE_MEMORY,
+                Capability.GRAPHS))
         .build();
   }
 }

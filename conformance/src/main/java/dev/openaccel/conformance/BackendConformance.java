@@ -108,6 +108,20 @@ public abstract class BackendConformance {
   }
 
   @Nested
+  class Graphs extends GraphTck {
+    Graphs() {
+      runFor(BackendConformance.this);
+    }
+  }
+
+  @Nested
+  class GraphCaptures extends GraphCaptureTck {
+    GraphCaptures() {
+      runFor(BackendConformance.this);
+    }
+  }
+
+  @Nested
   class StopWindow extends StopWindowTck {
     StopWindow() {
       runFor(BackendConformance.this);

@@ -225,6 +225,17 @@ public final class Stream implements AutoCloseable {
   }
 
   /**
+   * Puts this stream in capture mode: what is enqueued on it until the capture ends is recorded
+   * into a {@link Graph}, not run (see {@link GraphCapture} for the rules).
+   *
+   * @throws IllegalStateException if this stream is already captured, or accepts no more work
+   * @throws UnsupportedOperationException if its backend has no graphs
+   */
+  public GraphCapture beginCapture() {
+    return ops.beginCapture();
+  }
+
+  /**
    * Closes this stream: the work enqueued so far still runs, in order, and the stream then gives
    * back its actor and device queue; this call waits for nothing. Every later call that enqueues or
    * synchronizes on it throws an {@link IllegalStateException} ("... accepts no more work"); {@link
@@ -266,5 +277,14 @@ public final class Stream implements AutoCloseable {
    * What a backend's stream does behind the public value ({@link StreamOperations}). A backend
    * creates streams with {@link #wrap} and one {@code Ops} per stream.
    */
-  public interface Ops extends StreamOperations {}
+  public interface Ops extends StreamOperations {
+    /**
+     * Puts the stream in capture mode: see {@link GraphCapture}.
+     *
+     * @throws UnsupportedOperationException by default: a backend without graphs
+     */
+    default GraphCapture beginCapture() {
+      throw new UnsupportedOperationException(getClass().getName() + " doesn't support graphs");
+    }
+  }
 }

@@ -19,5 +19,11 @@ public enum Capability {
   /** Events created with {@code interprocess} can be shared through a handle. */
   INTERPROCESS_EVENTS,
   /** Device buffers can be allocated and copied. */
-  DEVICE_MEMORY
+  DEVICE_MEMORY,
+  /**
+   * A stream's work can be captured into a {@link dev.openaccel.runtime.Graph} and replayed: the
+   * engine captures Java kernels, copies, records and waits; a backend that declares it also makes
+   * its device work replayable ({@link DeviceWork#replica}).
+   */
+  GRAPHS
 }

@@ -16,4 +16,26 @@ public interface DeviceWork {
    * that work queued at shutdown leaks nothing. Must not throw. The default holds nothing.
    */
   default void discard() {}
+
+  /**
+   * A new work that does what this one does, for one replay of a captured graph: called by the
+   * engine once per replay on the work captured from the stream (which itself is never submitted,
+   * and is {@link #discard}ed when the capture is discarded). The default: null, this work cannot
+   * be captured, and the capture's enqueue throws {@code UnsupportedOperationException}.
+   */
+  default DeviceWork replica() {
+    return null;
+  }
+
+  /**
+   * A work like this captured one that takes {@code arguments} instead of its own (for {@code
+   * Graph.withArguments}); this work is unchanged.
+   *
+   * @throws IllegalArgumentException if the arguments do not fit the work, naming them
+   * @throws UnsupportedOperationException by default: the work's arguments cannot be changed
+   */
+  default DeviceWork withArguments(Object... arguments) {
+    throw new UnsupportedOperationException(
+        getClass().getName() + " doesn't support changing a captured kernel's arguments");
+  }
 }

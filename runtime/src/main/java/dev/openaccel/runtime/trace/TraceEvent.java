@@ -94,6 +94,28 @@ public sealed interface TraceEvent {
     }
   }
 
+  /**
+   * A replay of a graph was enqueued on a stream (lane 0): its nodes' kernels follow, up to its
+   * {@link GraphReplayed}.
+   */
+  record GraphLaunched(Device device, long streamId, long graphId, long replay, long atNanos)
+      implements TraceEvent {
+    /** Rejects a null {@code device} ({@link NullPointerException}). */
+    public GraphLaunched {
+      Objects.requireNonNull(device, "device");
+    }
+  }
+
+  /** A replay of a graph ended; {@code failed} if a kernel or copy of it failed. */
+  record GraphReplayed(
+      Device device, long streamId, long graphId, long replay, boolean failed, long atNanos)
+      implements TraceEvent {
+    /** Rejects a null {@code device} ({@link NullPointerException}). */
+    public GraphReplayed {
+      Objects.requireNonNull(device, "device");
+    }
+  }
+
   /** A kernel finished; {@code failed} if it threw. */
   record KernelFinished(Device device, long streamId, String kernel, boolean failed, long atNanos)
       implements TraceEvent {

@@ -71,6 +71,8 @@ final class Buffer implements DeviceBuffer {
       if (closed) {
         return;
       }
+      block.stream()
+          .checkNotCapturing("freeing " + this + ", allocated on " + block.stream().stream());
       Sanitizer sanitizer = engine().sanitizer();
       if (sanitizer != null) { // may throw: the buffer stays open
         sanitizer.closing(this, block.stream().stream(), streamsOf(usedOn));
@@ -79,6 +81,11 @@ final class Buffer implements DeviceBuffer {
       streams = Set.copyOf(usedOn);
     }
     allocator.free(this, block, streams);
+  }
+
+  /** Whether it was closed: a graph that uses it can no longer be launched. */
+  boolean isClosed() {
+    return closed;
   }
 
   private static Set<Stream> streamsOf(Set<StreamQueue> queues) {

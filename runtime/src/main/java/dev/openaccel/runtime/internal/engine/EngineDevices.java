@@ -14,6 +14,7 @@ import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.atomic.AtomicLong;
 import jdk.jfr.FlightRecorder;
 import org.apache.pekko.Done;
 import org.apache.pekko.actor.CoordinatedShutdown;
@@ -53,6 +54,8 @@ final class EngineDevices {
   private volatile boolean shuttingDown; // set once, as the actor system's shutdown begins
   private final Duration interruptAfter;
   private final Runnable reportIdle = this::reportIdle;
+  private final Object replayOrder = new Object();
+  private final AtomicLong graphIds = new AtomicLong();
 
   // Each registry reads the stop reason of this table while it is being built.
   @SuppressWarnings("this-escape")
@@ -152,8 +155,25 @@ final class EngineDevices {
     return units[device].streams().defaultStream().stream();
   }
 
-  /** Allocates on {@code stream}'s device, from its caching allocator, if the control lets it. */
+  /**
+   * The monitor every graph replay of this engine enqueues under, so that on every stream the
+   * replays' items come in one order and no two replays wait for each other in a cycle.
+   */
+  Object replayOrder() {
+    return replayOrder;
+  }
+
+  /** A new graph's id, from 1. */
+  long nextGraphId() {
+    return graphIds.incrementAndGet();
+  }
+
+  /**
+   * Allocates on {@code stream}'s device, from its caching allocator, if the control lets it and
+   * the stream is not being captured.
+   */
   DeviceBuffer allocate(StreamQueue stream, long bytes) {
+    stream.checkNotCapturing("allocating on " + stream.stream());
     DeviceControl control = engine.control().get();
     if (control != null && bytes > 0) { // a bad size fails as it would without one
       control.beforeAllocation(stream.stream().device(), bytes);
@@ -183,6 +203,8 @@ final class EngineDevices {
       engine.tracer().publish(new TraceEvent.DeviceSynchronized(unit.device(), System.nanoTime()));
     }
     List<StreamQueue> streams = unit.streams().all();
+    streams.forEach(
+        stream -> stream.checkNotCapturing("Accelerator.synchronize(" + unit.device() + ")"));
     if (streams.stream().allMatch(StreamQueue::isSettled)) {
       return IDLE;
     }

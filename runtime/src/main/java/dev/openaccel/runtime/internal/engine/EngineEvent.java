@@ -33,6 +33,7 @@ final class EngineEvent implements BackendEvent {
   // Bits 0-47 the id, 48-62 the device index, 63 whether the event is timing (the key's sign).
   private final long key;
   private volatile Generation latest;
+  private volatile Capture capturedIn; // the capture its latest record is a node of, while it runs
   private long atOnceNumber; // guarded by this: meaningful while latest is AT_ONCE
   private long atOnceNanos; // guarded by this: meaningful while latest is AT_ONCE
 
@@ -124,9 +125,7 @@ final class EngineEvent implements BackendEvent {
     if (sanitizer != null) {
       sanitizer.recorded(this, stream.stream()); // in record order: under this event's monitor
     }
-    Generation previous = latest;
-    long number =
-        previous == null ? 1 : (previous == AT_ONCE ? atOnceNumber : previous.number()) + 1;
+    long number = nextNumber();
     if (!timing() && stream.completesAtOnce()) {
       atOnceNumber = number;
       atOnceNanos = System.nanoTime();
@@ -160,6 +159,38 @@ final class EngineEvent implements BackendEvent {
       stream.enqueue(new WorkItem.Wait(latest));
     }
     return latest;
+  }
+
+  // The number of the next record; under the monitor, or before the event is published.
+  private long nextNumber() {
+    Generation previous = latest;
+    return previous == null ? 1 : (previous == AT_ONCE ? atOnceNumber : previous.number()) + 1;
+  }
+
+  /** The capture in progress that its latest record is a node of, or null. */
+  Capture capturedIn() {
+    return capturedIn;
+  }
+
+  /** Marks its latest record as a node of {@code capture}, or (null) as a record of its own. */
+  void capturedIn(Capture capture) {
+    capturedIn = capture;
+  }
+
+  /**
+   * Records this event on {@code stream} for a graph's replay: always through the stream, and
+   * published as the latest record, as {@link #record} does.
+   *
+   * @return the record enqueued
+   */
+  synchronized Generation replayRecord(StreamQueue stream) {
+    Generation next = Generation.of(this, nextNumber());
+    try {
+      stream.enqueue(next);
+    } finally {
+      latest = next;
+    }
+    return next;
   }
 
   @Override

@@ -93,6 +93,16 @@ abstract class EngineEvents implements Engine {
     return InlineEvent.create(router, options);
   }
 
+  /** {@code event}, unless its latest record is a node of a capture in progress. */
+  private static EngineEvent notCaptured(EngineEvent event, String call) {
+    Capture capture = event.capturedIn();
+    if (capture != null) {
+      throw new IllegalStateException(
+          Capture.NOT_PERMITTED + call + " of " + event + ", recorded in " + capture);
+    }
+    return event;
+  }
+
   /** Records {@code e} (created now if null) on {@code s}. */
   @Override
   public final BackendEvent record(BackendEvent e, Stream s, int deviceIndex, EventFlag flag) {
@@ -100,6 +110,12 @@ abstract class EngineEvents implements Engine {
     EventChecks.checkFlag(this, flag);
     EngineEvent event;
     long generation;
+    Capture capture = stream.capture();
+    if (capture != null) { // a node of the graph; the event changes only when a replay records it
+      event = e == null ? create(stream, flag == EventFlag.BACKEND_DEFAULT) : own(e);
+      capture.record(event, stream);
+      return event;
+    }
     if (e == null) {
       event = create(stream, flag == EventFlag.BACKEND_DEFAULT);
       generation = event.recordUnlocked(stream); // not yet seen by any other thread
@@ -144,6 +160,11 @@ abstract class EngineEvents implements Engine {
     StreamQueue stream = handleOf(s);
     EngineEvent event = own(e);
     EventChecks.checkWaitable(this, event.deviceIndex(), s);
+    Capture capture = stream.capture() != null ? stream.capture() : event.capturedIn();
+    if (capture != null) { // a wait in the graph; a stream not captured yet joins the capture
+      capture.block(event, stream);
+      return;
+    }
     Generation latest = event.block(stream);
     if (latest != null && tracer.enabled()) {
       tracer.publish(
@@ -158,7 +179,7 @@ abstract class EngineEvents implements Engine {
 
   @Override
   public final boolean queryEvent(BackendEvent e) {
-    return own(e).isComplete();
+    return notCaptured(own(e), "Event.query() or Event.synchronize()").isComplete();
   }
 
   @Override
@@ -173,7 +194,7 @@ abstract class EngineEvents implements Engine {
   @Override
   public final boolean synchronizeEvent(BackendEvent e, Duration timeout) {
     checkMayBlock("Event.synchronize()", "Event.completion()"); // the caller checked device threads
-    EngineEvent event = own(e);
+    EngineEvent event = notCaptured(own(e), "Event.synchronize()");
     boolean done = awaitLatest(event, timeout);
     if (done && sanitizer != null) {
       sanitizer.hostSynchronized(event);
@@ -199,7 +220,7 @@ abstract class EngineEvents implements Engine {
 
   @Override
   public final CompletionStage<Void> eventCompletion(BackendEvent e) {
-    Generation latest = own(e).latest();
+    Generation latest = notCaptured(own(e), "Event.completion()").latest();
     return latest == null ? CompletableFuture.completedStage(null) : latest.toStage();
   }
 

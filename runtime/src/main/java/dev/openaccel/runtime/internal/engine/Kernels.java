@@ -121,12 +121,22 @@ final class Kernels {
   }
 
   /**
-   * Runs {@code kernel}, a Java kernel of the stream whose {@code progress} this is, and counts it:
-   * a launch's failure is reported at the stream's next sync; a submit's once, by its stage (not
-   * again by later syncs or records), which completes after the count so that {@code query()}
-   * agrees with it. Owner only.
+   * Runs {@code kernel}, a Java kernel (or a graph's {@link WorkItem.Segment} of them, each failing
+   * as a launch) of the stream whose {@code progress} this is, and counts it: a launch's failure is
+   * reported at the stream's next sync; a submit's once, by its stage (not again by later syncs or
+   * records), which completes after the count so that {@code query()} agrees with it. Owner only.
    */
   void runCounted(WorkItem.HostWork kernel, StreamProgress progress) {
+    if (kernel instanceof WorkItem.Segment segment) {
+      for (WorkItem.HostWork each : segment.kernels()) {
+        progress.fail(
+            each instanceof WorkItem.Launch launch
+                ? run(launch.name(), launch.kernel())
+                : run(each.name(), each).failure());
+      }
+      progress.itemCompletedUnpublished(); // one item: the actor's drain publishes
+      return;
+    }
     Outcome outcome = run(kernel.name(), kernel);
     if (kernel.result() == null) {
       progress.fail(outcome.failure());

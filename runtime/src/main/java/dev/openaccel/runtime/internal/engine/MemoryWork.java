@@ -24,7 +24,7 @@ final class MemoryWork {
     Buffer buffer = engine.bufferOf(dst);
     int length = CopyChecks.toDevice(src, buffer);
     Block block = buffer.block("copy into");
-    if (engine.sanitizer() != null) {
+    if (capturing(engine, stream, buffer) == null && engine.sanitizer() != null) {
       engine.sanitizer().access(stream, "copyToDevice", List.of(), List.of(buffer));
     }
     DeviceMemory memory = engine.spec().memory();
@@ -40,7 +40,7 @@ final class MemoryWork {
     Buffer buffer = engine.bufferOf(src);
     int length = CopyChecks.toHost(buffer, dst);
     Block block = buffer.block("copy from");
-    if (engine.sanitizer() != null) {
+    if (capturing(engine, stream, buffer) == null && engine.sanitizer() != null) {
       engine.sanitizer().access(stream, "copyToHost", List.of(buffer), List.of());
     }
     DeviceMemory memory = engine.spec().memory();
@@ -59,7 +59,7 @@ final class MemoryWork {
     long length = source.size();
     Block from = source.block("copy from");
     Block to = target.block("copy into");
-    if (engine.sanitizer() != null) {
+    if (capturing(engine, stream, source, target) == null && engine.sanitizer() != null) {
       engine.sanitizer().access(stream, "copy", List.of(source), List.of(target));
     }
     DeviceMemory memory = engine.spec().memory();
@@ -74,23 +74,27 @@ final class MemoryWork {
     Block[] blocks = new Block[buffers.length];
     int[] sizes = new int[buffers.length];
     Sanitizer sanitizer = engine.sanitizer();
-    Buffer[] used = sanitizer == null ? null : new Buffer[buffers.length];
+    Buffer[] used = new Buffer[buffers.length];
     for (int i = 0; i < buffers.length; i++) {
       Buffer buffer = engine.bufferOf(buffers[i]);
       checkSameDevice(name, stream, buffer);
       blocks[i] = buffer.block("launch a kernel on");
       sizes[i] = (int) buffer.size();
-      if (used != null) {
-        used[i] = buffer;
-      }
+      used[i] = buffer;
     }
-    if (sanitizer != null) { // a Java kernel may read and write each of its buffers
+    Capture capture = capturing(engine, stream, used);
+    if (sanitizer != null && capture == null) { // a Java kernel may read and write its buffers
       sanitizer.access(stream, "kernel '" + name + "'", List.of(), List.of(used));
     }
     DeviceMemory memory = engine.spec().memory();
+    if (capture != null) { // a graph's buffers stay open while its replays run: nothing to hold
+      return new WorkItem.HostKernel(
+          name, new CapturedKernel(kernel, stream, buffers.clone(), blocks, sizes, memory), null);
+    }
     if (memory == null) {
       return host(name, () -> run(kernel, stream, blocks, sizes));
     }
+
     hold(memory, blocks);
     return new WorkItem.MappedKernel(
         name,
@@ -132,7 +136,7 @@ final class MemoryWork {
    * Runs {@code kernel} over regions of the backend's own {@link DeviceMemory}: each is mapped for
    * the kernel's run and unmapped after it, on the device thread.
    */
-  private static void runMapped(
+  static void runMapped(
       Kernel kernel, Stream stream, DeviceMemory memory, Block[] blocks, int[] sizes)
       throws Exception {
     ByteBuffer[] views = new ByteBuffer[blocks.length];
@@ -168,8 +172,7 @@ final class MemoryWork {
     }
   }
 
-  private static void run(Kernel kernel, Stream stream, Block[] blocks, int[] sizes)
-      throws Exception {
+  static void run(Kernel kernel, Stream stream, Block[] blocks, int[] sizes) throws Exception {
     ByteBuffer[] views = new ByteBuffer[blocks.length];
     for (int i = 0; i < blocks.length; i++) {
       views[i] = blocks[i].storage().duplicate().clear().limit(sizes[i]).slice();
@@ -184,6 +187,16 @@ final class MemoryWork {
     } finally {
       context.expire();
     }
+  }
+
+  /** The capture {@code stream} is in, which then keeps {@code buffers} as the graph's; or null. */
+  private static Capture capturing(ActorEngine engine, Stream stream, Buffer... buffers) {
+    StreamQueue queue = engine.handleOf(stream);
+    Capture capture = queue.capture();
+    if (capture != null) {
+      capture.uses(queue, buffers);
+    }
+    return capture;
   }
 
   /** Java work without a result, run on the device thread in stream order. */

@@ -5,8 +5,10 @@ import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
+import dev.openaccel.runtime.GraphCapture;
 import dev.openaccel.runtime.Kernel;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.Capability;
 import dev.openaccel.runtime.trace.TraceEvent;
 import java.nio.ByteBuffer;
 import java.util.concurrent.Callable;
@@ -53,6 +55,23 @@ abstract class StreamOps implements Stream.Ops {
 
   abstract StreamProgress progress();
 
+  /** The capture this stream's work goes to, or null. */
+  abstract Capture capture();
+
+  /** Throws if the stream is being captured: {@code call} would observe or wait for its work. */
+  final void checkNotCapturing(String call) {
+    Capture current = capture();
+    if (current != null) {
+      throw new IllegalStateException(Capture.NOT_PERMITTED + call + " in " + current);
+    }
+  }
+
+  @Override
+  public GraphCapture beginCapture() {
+    engine.require(Capability.GRAPHS, "graphs");
+    return Capture.begin((StreamQueue) this);
+  }
+
   /** Whether the stream takes the user's work: it was neither closed nor stopped. */
   abstract boolean acceptsWork();
 
@@ -64,6 +83,7 @@ abstract class StreamOps implements Stream.Ops {
 
   @Override
   public boolean query() {
+    checkNotCapturing("Stream.query()");
     long target = enqueued(); // read first: completed then covers at least these
     return progress().completed() >= target;
   }
@@ -81,6 +101,7 @@ abstract class StreamOps implements Stream.Ops {
 
   @Override
   public void close() {
+    checkNotCapturing("Stream.close()");
     if (!exclusive) {
       throw new IllegalStateException(
           stream
@@ -150,6 +171,7 @@ abstract class StreamOps implements Stream.Ops {
   @Override
   public void synchronize() {
     checkOpen();
+    checkNotCapturing("Stream.synchronize()");
     engine.checkMayBlock("Stream.synchronize()", "Stream.synchronizeAsync()");
     if (engine.sanitizer() != null) {
       engine.sanitizer().hostSynchronized(stream); // the host is after what is enqueued now
@@ -170,6 +192,7 @@ abstract class StreamOps implements Stream.Ops {
   @Override
   public CompletionStage<Void> synchronizeAsync() {
     checkOpen();
+    checkNotCapturing("Stream.synchronizeAsync()");
     return isSettled() ? SETTLED : syncStage();
   }
 

@@ -5,6 +5,7 @@ import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Stream;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
+import java.util.concurrent.atomic.AtomicReference;
 import org.apache.pekko.actor.typed.ActorRef;
 import org.jctools.queues.atomic.unpadded.MpscUnboundedAtomicUnpaddedArrayQueue;
 
@@ -17,7 +18,7 @@ import org.jctools.queues.atomic.unpadded.MpscUnboundedAtomicUnpaddedArrayQueue;
  *   producers (any thread)                     owner (one thread at a time, by claim)
  *   enqueue: CAS state: count+1, IDLE off --.  poll, idleOrContinue (sets IDLE once all taken)
  *            items.offer(item)              |  stop: sets STOPPED, takes every reserved item
- *            IDLE was on? -> wake           '> state: [ count | CLOSING | STOPPED | OWNED | IDLE ]
+ *            IDLE was on? -> wake           '> state: [count|CAPTURING|CLOSING|STOPPED|OWNED|IDLE]
  * </pre>
  *
  * <p>Every enqueue reserves its place with one compare-and-set on {@code state} (which also clears
@@ -26,20 +27,23 @@ import org.jctools.queues.atomic.unpadded.MpscUnboundedAtomicUnpaddedArrayQueue;
  * with the completed count, and the owner's taken count with: a reserved item not yet appended is
  * waited for. The user's work first passes the stream's {@link QueueBound}. {@link #close} sets
  * {@code CLOSING}: the user's work is refused, the engine's own points are still taken, and the
- * owner sets {@code STOPPED} once all is settled ({@link StreamEnd#closeIfDone}).
+ * owner sets {@code STOPPED} once all is settled ({@link StreamEnd#closeIfDone}). While a {@link
+ * Capture} has set {@code CAPTURING}, the user's work goes to it instead.
  *
  * <p>Owns: {@code state}, changed only by compare-and-set: producers add to the count and clear
  * {@code IDLE} (never once {@code STOPPED} is set: the count is then final); the closer sets {@code
- * CLOSING}; the owner sets {@code IDLE}, {@code OWNED} and {@code STOPPED}. The owner (the stream's
- * actor once it {@link #claim}ed the stream, or whoever stopped a stream no actor claimed) alone
- * writes the {@link StreamProgress} and, through {@link StreamEnd}, why the stream stopped.
+ * CLOSING}; a capture sets and clears {@code CAPTURING}; the owner sets {@code IDLE}, {@code OWNED}
+ * and {@code STOPPED}. The owner (the stream's actor once it {@link #claim}ed the stream, or
+ * whoever stopped a stream no actor claimed) alone writes the {@link StreamProgress} and, through
+ * {@link StreamEnd}, why the stream stopped.
  */
 final class StreamQueue extends StreamOps {
   static final long IDLE = 1; // no turn pending or running: who clears it wakes the owner
   static final long OWNED = 2; // the stream's actor claimed the owner's side
   static final long STOPPED = 4; // no more work: the owner took every reserved item
   static final long CLOSING = 8; // closed: only the engine's own points are still taken
-  static final long ONE = 16; // one reserved item: the count is the bits above the flags
+  static final long CAPTURING = 16; // in a capture: the user's work goes to it, not the queue
+  static final long ONE = 32; // one reserved item: the count is the bits above the flags
   private static final int CHUNK = 32; // items per array of the queue: an idle stream holds one
 
   private final ActorRef<DeviceActor.Command> device;
@@ -50,6 +54,8 @@ final class StreamQueue extends StreamOps {
   final AtomicLong state = new AtomicLong(IDLE); // also set by StreamEnd: STOPPED
   private final StreamProgress progress = new StreamProgress();
   private final StreamEnd end = new StreamEnd(this);
+  // The capture its user work goes to: set by Capture before CAPTURING, cleared after it.
+  final AtomicReference<Capture> capture = new AtomicReference<>();
   private volatile ActorRef<StreamMessage> actor; // written once, by the actor's claim
 
   /**
@@ -110,7 +116,6 @@ final class StreamQueue extends StreamOps {
   }
 
   // ---- the producers' side: any thread ----
-
   @Override
   void enqueue(WorkItem item) {
     long s = state.get(); // one read for the bound's comparison and the compare-and-set's first try
@@ -132,12 +137,23 @@ final class StreamQueue extends StreamOps {
   }
 
   private void append(WorkItem item, long s) {
-    if (!offer(item, STOPPED | CLOSING, s)) {
-      DeviceExecutionException why =
-          (state.get() & STOPPED) == 0 ? stopFailure("it was closed") : end.reason();
-      item.reject(why); // the count is fixed or closed to the user: nothing was reserved
-      throw new IllegalStateException(why.getMessage(), why);
+    while (!offer(item, STOPPED | CLOSING | CAPTURING, s)) {
+      s = state.get();
+      if ((s & (STOPPED | CLOSING)) != 0) {
+        DeviceExecutionException why =
+            (s & STOPPED) == 0 ? stopFailure("it was closed") : end.reason();
+        item.reject(why); // the count is fixed or closed to the user: nothing was reserved
+        throw new IllegalStateException(why.getMessage(), why);
+      }
+      if (Capture.took(this, item, s)) {
+        return; // captured; else the capture ended meanwhile and the queue takes it
+      }
     }
+  }
+
+  @Override
+  Capture capture() {
+    return capture.get();
   }
 
   @Override
@@ -149,8 +165,7 @@ final class StreamQueue extends StreamOps {
   }
 
   // Reserves a place (unless a flag of refusedBy is set), appends, wakes an idle owner; s: the
-  // state
-  // as last read, the first compare-and-set's expectation.
+  // state as last read, the first compare-and-set's expectation.
   private boolean offer(WorkItem item, long refusedBy, long s) {
     for (long seen; (s & refusedBy) == 0; s = seen) {
       seen = state.compareAndExchange(s, (s + ONE) & ~IDLE); // reserve, and take the wake-up
@@ -253,11 +268,10 @@ final class StreamQueue extends StreamOps {
 
   /** Polls, waiting up to {@code nanos} for an item to be reserved; owner only. */
   WorkItem pollWithin(long nanos) {
-    WorkItem item = poll();
     long until = System.nanoTime() + nanos;
-    while (item == null && System.nanoTime() < until) {
+    WorkItem item;
+    while ((item = poll()) == null && System.nanoTime() < until) {
       Thread.onSpinWait();
-      item = poll();
     }
     return item;
   }

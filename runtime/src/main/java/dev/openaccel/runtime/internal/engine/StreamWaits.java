@@ -35,6 +35,11 @@ final class StreamWaits {
       onRecordOf(self, other); // not a stream of this engine: a remote node's
       return;
     }
+    Capture capture = self.capture() != null ? self.capture() : source.capture();
+    if (capture != null) { // a wait in the graph; self joins the capture if it was not in it
+      capture.waitStream((StreamQueue) self, source);
+      return;
+    }
     if (engine.sanitizer() != null && source.engine() == engine) {
       engine.sanitizer().waited(other, stream);
     }

@@ -26,7 +26,8 @@ sealed interface WorkItem
    * Java code run on the device thread (its {@link Body} is the item itself, so a launch allocates
    * no wrapper); its value or failure completes {@link #result} when that is not null.
    */
-  sealed interface HostWork extends WorkItem, Body permits Launch, HostKernel, MappedKernel {
+  sealed interface HostWork extends WorkItem, Body
+      permits Launch, HostKernel, MappedKernel, Segment {
     String name();
 
     CompletableFuture<Object> result();
@@ -84,6 +85,26 @@ sealed interface WorkItem
     public void reject(DeviceExecutionException failure) {
       unhold.run();
     }
+  }
+
+  /**
+   * Java kernels of a graph's replay that follow each other on one stream, run as one item: one
+   * enqueue, one step, each kernel still run, traced and failed on its own ({@link
+   * Kernels#runCounted}). Immutable: every replay enqueues the same segment.
+   */
+  record Segment(String name, HostWork[] kernels) implements HostWork {
+    @Override
+    public Object run() {
+      throw new UnsupportedOperationException("a segment runs its kernels one by one");
+    }
+
+    @Override
+    public CompletableFuture<Object> result() {
+      return null;
+    }
+
+    @Override
+    public void reject(DeviceExecutionException failure) {}
   }
 
   /**
