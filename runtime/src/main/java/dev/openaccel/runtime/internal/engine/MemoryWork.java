@@ -7,12 +7,13 @@ import dev.openaccel.runtime.KernelContext;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.CopyChecks;
 import dev.openaccel.runtime.spi.DeviceMemory;
+import dev.openaccel.runtime.spi.DeviceWork;
 import java.nio.ByteBuffer;
 import java.util.List;
 
 /**
- * Builds the work items of copies and buffer kernels: arguments are checked at the call, bytes move
- * when the stream runs the item, on the device thread. Internal.
+ * Builds the work items of copies, buffer kernels and the backend's device work: arguments are
+ * checked at the call, bytes move when the stream runs the item, on the device thread. Internal.
  */
 final class MemoryWork {
   private MemoryWork() {}
@@ -103,6 +104,34 @@ final class MemoryWork {
           return null;
         },
         () -> unhold(memory, blocks, blocks.length));
+  }
+
+  /**
+   * The backend's own device work (a compiled kernel's launch): checked first, when the sanitizer
+   * runs, against the buffers it declares, as {@code kernel 'name'}; work refused here is
+   * discarded.
+   *
+   * @throws IllegalArgumentException if a declared buffer is not this engine's
+   */
+  static WorkItem device(ActorEngine engine, Stream stream, String name, DeviceWork work) {
+    Sanitizer sanitizer = engine.sanitizer();
+    if (sanitizer != null) {
+      try {
+        sanitizer.access(
+            stream,
+            "kernel '" + name + "'",
+            owned(engine, work.reads()),
+            owned(engine, work.writes()));
+      } catch (RuntimeException e) {
+        work.discard(); // never reaches the queue
+        throw e;
+      }
+    }
+    return new WorkItem.DeviceCommand(name, work);
+  }
+
+  private static List<Buffer> owned(ActorEngine engine, List<DeviceBuffer> buffers) {
+    return buffers.stream().map(engine::bufferOf).toList();
   }
 
   /**
