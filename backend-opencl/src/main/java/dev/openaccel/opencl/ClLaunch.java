@@ -1,8 +1,12 @@
 package dev.openaccel.opencl;
 
+import dev.openaccel.runtime.DeviceBuffer;
+import java.util.List;
+
 /**
  * A checked device-kernel launch: the kernel, its shape and its encoded arguments, and for a kernel
- * of a checked program the bounds check of this launch (else null).
+ * of a checked program the bounds check of this launch (else null). It declares the buffers it
+ * reads and writes ({@link KernelAccesses}) to the stream sanitizer.
  */
 record ClLaunch(
     DeviceKernel kernel, String name, LaunchShape shape, KernelArguments args, ClBoundsCheck check)
@@ -38,6 +42,16 @@ record ClLaunch(
     if (check != null) {
       check.release();
     }
+  }
+
+  @Override
+  public List<DeviceBuffer> reads() {
+    return kernel.accesses().reads(args);
+  }
+
+  @Override
+  public List<DeviceBuffer> writes() {
+    return kernel.accesses().writes(args);
   }
 
   @Override

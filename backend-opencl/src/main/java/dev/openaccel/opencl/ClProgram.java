@@ -14,6 +14,7 @@ import static org.lwjgl.opencl.CL12.CL_KERNEL_ARG_ADDRESS_LOCAL;
 import static org.lwjgl.opencl.CL12.CL_KERNEL_ARG_ADDRESS_QUALIFIER;
 import static org.lwjgl.opencl.CL12.CL_KERNEL_ARG_NAME;
 import static org.lwjgl.opencl.CL12.CL_KERNEL_ARG_TYPE_NAME;
+import static org.lwjgl.opencl.CL12.CL_KERNEL_ARG_TYPE_QUALIFIER;
 import static org.lwjgl.opencl.CL12.clGetKernelArgInfo;
 
 import java.nio.ByteBuffer;
@@ -104,6 +105,21 @@ final class ClProgram implements AutoCloseable {
       }
     }
     return List.copyOf(result);
+  }
+
+  /**
+   * The type qualifiers of {@code kernel}'s argument {@code index} ({@code
+   * CL_KERNEL_ARG_TYPE_QUALIFIER}, a {@code cl_bitfield}): for a pointer, {@code
+   * CL_KERNEL_ARG_TYPE_CONST} when what it points to is declared {@code const}.
+   */
+  static long typeQualifier(long kernel, int index) {
+    try (MemoryStack stack = MemoryStack.stackPush()) {
+      var qualifier = stack.mallocLong(1);
+      ClErrors.check(
+          clGetKernelArgInfo(kernel, index, CL_KERNEL_ARG_TYPE_QUALIFIER, qualifier, null),
+          "clGetKernelArgInfo(CL_KERNEL_ARG_TYPE_QUALIFIER)");
+      return qualifier.get(0);
+    }
   }
 
   private static KernelParameter.Space space(int qualifier) {

@@ -46,6 +46,7 @@ public final class DeviceKernel {
   private final long kernel;
   private final List<KernelParameter> parameters; // the user's: no hidden ones
   private final KernelChecks checks; // null: not checked
+  private final KernelAccesses accesses; // for the stream sanitizer
   private final LaunchTarget target;
   private final long[] ownLocalMemory; // by device index: the kernel's own __local variables
   private final Slot[] slots; // what each argument slot holds; null: not set (or a set failed)
@@ -85,6 +86,7 @@ public final class DeviceKernel {
           "clGetKernelInfo(" + name + ")");
       all = ClProgram.parameters(kernel, count.get(0));
       this.parameters = checks == null ? all : checks.userParameters(all);
+      this.accesses = KernelAccesses.of(kernel, parameters);
     } catch (RuntimeException e) {
       clReleaseKernel(kernel);
       throw e;
@@ -119,6 +121,8 @@ public final class DeviceKernel {
    *     local memory, or {@code stream} is not an OpenCL stream
    * @throws IllegalStateException if a buffer is closed, or the accelerator (for a checked kernel)
    * @throws OpenClException if OpenCL cannot make a checked kernel's error buffer
+   * @throws dev.openaccel.runtime.UnsynchronizedAccessException at {@code openaccel.sanitizer =
+   *     throw}, if a buffer argument's access races ({@link KernelAccesses}); nothing is enqueued
    */
   public void launch(Stream stream, LaunchShape shape, Object... args) {
     launch(stream, name, shape, args);
@@ -267,6 +271,11 @@ public final class DeviceKernel {
             return size.get(0);
           }
         });
+  }
+
+  /** Which of its buffer arguments the kernel only reads, and which it may write. */
+  KernelAccesses accesses() {
+    return accesses;
   }
 
   /** Releases the {@code cl_kernel}; only when no launch can still be enqueued. */

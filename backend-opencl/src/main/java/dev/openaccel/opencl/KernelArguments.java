@@ -31,7 +31,7 @@ final class KernelArguments {
 
   private final int[] sizes;
   private ClRegion[] regions; // null until a buffer is put: a launch of values makes none
-  private long[] bufferSizes; // the bytes of each buffer argument, with regions
+  private DeviceBuffer[] buffers; // each buffer argument, with regions
   private boolean[] local; // null until a local-memory argument is put
 
   private KernelArguments(int count) {
@@ -82,10 +82,10 @@ final class KernelArguments {
         bits[i] = region.acquire(use);
         if (regions == null) {
           regions = new ClRegion[bits.length];
-          bufferSizes = new long[bits.length];
+          buffers = new DeviceBuffer[bits.length];
         }
         regions[i] = region;
-        bufferSizes[i] = buffer.size();
+        buffers[i] = buffer;
         sizes[i] = Long.BYTES;
       }
       case LOCAL -> {
@@ -172,7 +172,12 @@ final class KernelArguments {
    * what a checked kernel may access.
    */
   long bufferSize(int i) {
-    return bufferSizes[i];
+    return buffers[i].size();
+  }
+
+  /** The buffer argument {@code i}, or null for a value or local memory. */
+  DeviceBuffer buffer(int i) {
+    return buffers == null ? null : buffers[i];
   }
 
   /** The bits of argument {@code i}: a value, or a buffer's {@code cl_mem}. */

@@ -1,11 +1,15 @@
 package dev.openaccel.runtime.spi;
 
+import dev.openaccel.runtime.DeviceBuffer;
+import java.util.List;
+
 /**
  * A unit of backend device work (a compiled kernel launch, a device copy) that the engine hands to
- * a stream's {@link DeviceQueue} in stream order. Opaque to the engine; its backend's queue knows
- * how to submit it. Work handed to {@link Engine#enqueue} must not write Java heap memory: the
- * engine orders copies from heap buffers only behind the copies into heap buffers it built itself
- * ({@link DeviceMemory#copyToHost}).
+ * a stream's {@link DeviceQueue} in stream order. Opaque to the engine beyond the buffers it
+ * declares for the stream sanitizer ({@link #reads}); its backend's queue knows how to submit it.
+ * Work handed to {@link Engine#enqueue} must not write Java heap memory: the engine orders copies
+ * from heap buffers only behind the copies into heap buffers it built itself ({@link
+ * DeviceMemory#copyToHost}).
  */
 public interface DeviceWork {
 
@@ -37,5 +41,29 @@ public interface DeviceWork {
   default DeviceWork withArguments(Object... arguments) {
     throw new UnsupportedOperationException(
         getClass().getName() + " doesn't support changing a captured kernel's arguments");
+  }
+
+  /**
+   * The buffers this work only reads, for the stream sanitizer ({@code openaccel.sanitizer} at
+   * {@code throw} or {@code log}): {@link Engine#enqueue} calls it, and {@link #writes}, once on
+   * the enqueuing thread before the work is queued, and only while the sanitizer runs, so building
+   * the list costs nothing otherwise. The sanitizer reports the work as {@code kernel 'name'}, with
+   * the name given to {@code enqueue}. A buffer in both lists counts as written. The default is
+   * none: the sanitizer does not see the work.
+   *
+   * @return buffers of the engine the work is enqueued on
+   */
+  default List<DeviceBuffer> reads() {
+    return List.of();
+  }
+
+  /**
+   * The buffers this work may write (and read), for the stream sanitizer; see {@link #reads}. The
+   * default is none.
+   *
+   * @return buffers of the engine the work is enqueued on
+   */
+  default List<DeviceBuffer> writes() {
+    return List.of();
   }
 }

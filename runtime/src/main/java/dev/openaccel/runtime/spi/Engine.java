@@ -17,11 +17,15 @@ public interface Engine extends DeviceGuardImpl {
   /**
    * Enqueues backend device work on {@code stream}: it is handed to the stream's {@link
    * DeviceQueue} after all work enqueued before it on this stream. Work that will never reach the
-   * queue (refused here, or queued when the stream stops) is {@link DeviceWork#discard}ed.
+   * queue (refused here, or queued when the stream stops) is {@link DeviceWork#discard}ed. While
+   * the stream sanitizer runs, the buffers the work declares ({@link DeviceWork#reads}, {@link
+   * DeviceWork#writes}) are checked here first, like a Java kernel's.
    *
-   * @param name the name kernels and trace events report
+   * @param name the name kernels, trace events and the sanitizer's reports give
    * @throws IllegalArgumentException if the stream is not one of this engine's, or the executor has
-   *     no device queue
+   *     no device queue, or a declared buffer is not one of this engine's
+   * @throws dev.openaccel.runtime.UnsynchronizedAccessException if the sanitizer runs at {@code
+   *     throw} and a declared buffer's access races; nothing was enqueued
    */
   void enqueue(Stream stream, String name, DeviceWork work);
 

@@ -215,7 +215,7 @@ public final class ActorEngine extends EngineEvents {
       work.discard(); // built for a stream it can never run on
       throw e;
     }
-    handle.enqueue(new WorkItem.DeviceCommand(name, work));
+    handle.enqueue(MemoryWork.device(this, stream, name, work)); // discards the work it refuses
   }
 
   // ---- memory: see EngineDevices ----

@@ -1,18 +1,18 @@
 package dev.openaccel.runtime.internal.engine;
 
-import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Kernel;
-import dev.openaccel.runtime.KernelContext;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.CopyChecks;
 import dev.openaccel.runtime.spi.DeviceMemory;
+import dev.openaccel.runtime.spi.DeviceWork;
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
 import java.util.List;
 
 /**
- * Builds the work items of copies and buffer kernels: arguments are checked at the call, bytes move
- * when the stream runs the item, on the device thread. Internal.
+ * Builds the work items of copies, buffer kernels and the backend's device work: arguments are
+ * checked at the call, bytes move when the stream runs the item, on the device thread. Internal.
  */
 final class MemoryWork {
   private MemoryWork() {}
@@ -110,6 +110,38 @@ final class MemoryWork {
   }
 
   /**
+   * The backend's own device work (a compiled kernel's launch): checked first, when the sanitizer
+   * runs, against the buffers it declares, as {@code kernel 'name'}; work refused here is
+   * discarded.
+   *
+   * @throws IllegalArgumentException if a declared buffer is not this engine's
+   */
+  static WorkItem device(ActorEngine engine, Stream stream, String name, DeviceWork work) {
+    Sanitizer sanitizer = engine.sanitizer();
+    if (engine.handleOf(stream).capture() != null) { // the graph's node: its buffers, no check
+      List<Buffer> used = new ArrayList<>(owned(engine, work.reads()));
+      used.addAll(owned(engine, work.writes()));
+      capturing(engine, stream, used.toArray(Buffer[]::new));
+    } else if (sanitizer != null) {
+      try {
+        sanitizer.access(
+            stream,
+            "kernel '" + name + "'",
+            owned(engine, work.reads()),
+            owned(engine, work.writes()));
+      } catch (RuntimeException e) {
+        work.discard(); // never reaches the queue
+        throw e;
+      }
+    }
+    return new WorkItem.DeviceCommand(name, work);
+  }
+
+  private static List<Buffer> owned(ActorEngine engine, List<DeviceBuffer> buffers) {
+    return buffers.stream().map(engine::bufferOf).toList();
+  }
+
+  /**
    * Holds every block's region for a Java kernel until it has run (or never will), so that memory
    * released meanwhile (its buffer closed, the allocator's cache emptied) stays valid for it.
    */
@@ -181,7 +213,7 @@ final class MemoryWork {
   }
 
   private static void run(Kernel kernel, Stream stream, ByteBuffer[] views) throws Exception {
-    Context context = new Context(stream, views);
+    BufferContext context = new BufferContext(stream, views);
     try {
       kernel.run(context);
     } finally {
@@ -221,50 +253,5 @@ final class MemoryWork {
   @FunctionalInterface
   private interface Action {
     void run() throws Exception;
-  }
-
-  /**
-   * A kernel's view of its buffers; expires when the kernel returns. Confined to the device thread.
-   */
-  private static final class Context implements KernelContext {
-    private final Stream stream;
-    private final ByteBuffer[] views;
-    private volatile boolean expired;
-
-    Context(Stream stream, ByteBuffer[] views) {
-      this.stream = stream;
-      this.views = views;
-    }
-
-    @Override
-    public ByteBuffer buffer(int i) {
-      if (expired) {
-        throw new IllegalStateException(
-            "kernel context used after its kernel returned; buffer views are valid only inside it");
-      }
-      if (i < 0 || i >= views.length) {
-        throw new IndexOutOfBoundsException(
-            "buffer " + i + " requested, the kernel was launched with " + views.length);
-      }
-      return views[i];
-    }
-
-    @Override
-    public Device device() {
-      return stream.device();
-    }
-
-    @Override
-    public Stream stream() {
-      return stream;
-    }
-
-    /** Makes every view empty, so a view kept past the kernel fails on any access. */
-    void expire() {
-      expired = true;
-      for (ByteBuffer view : views) {
-        view.position(0).limit(0);
-      }
-    }
   }
 }

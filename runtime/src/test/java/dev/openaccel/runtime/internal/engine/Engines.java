@@ -25,13 +25,23 @@ final class Engines {
   }
 
   static ActorEngine start(ActorSystem<?> system, EngineSpec spec, Duration syncTimeout) {
+    return start(system, spec, syncTimeout, SanitizerMode.OFF);
+  }
+
+  /** An engine of {@code spec} whose stream sanitizer runs in {@code sanitizer} mode. */
+  static ActorEngine start(ActorSystem<?> system, EngineSpec spec, SanitizerMode sanitizer) {
+    return start(system, spec, Duration.ofSeconds(30), sanitizer);
+  }
+
+  private static ActorEngine start(
+      ActorSystem<?> system, EngineSpec spec, Duration syncTimeout, SanitizerMode sanitizer) {
     return new ActorEngine(
         spec,
         system,
         AcceleratorCore.get(system).tracer(),
         threadConfined(),
         syncTimeout,
-        SanitizerMode.OFF);
+        sanitizer);
   }
 
   static Event newEvent(ActorEngine engine, EventOptions options) {

@@ -1,11 +1,13 @@
 package dev.openaccel.runtime.internal.engine;
 
+import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.Completion;
 import dev.openaccel.runtime.spi.DeviceExecutor;
 import dev.openaccel.runtime.spi.DeviceQueue;
 import dev.openaccel.runtime.spi.DeviceWork;
 import dev.openaccel.runtime.spi.Marker;
+import java.util.List;
 import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
@@ -27,9 +29,19 @@ final class QueueDevice implements DeviceExecutor {
   /**
    * Work for this device: what runs as it is submitted, on the stream's thread (as a backend stages
    * a heap source when it enqueues a copy), a body that runs on the queue's thread (it may throw),
-   * and what runs if the engine discards it instead.
+   * what runs if the engine discards it instead, and the buffers it declares to the sanitizer.
    */
-  record Work(Runnable atSubmit, Runnable body, Runnable onDiscard) implements DeviceWork {
+  record Work(
+      Runnable atSubmit,
+      Runnable body,
+      Runnable onDiscard,
+      List<DeviceBuffer> reads,
+      List<DeviceBuffer> writes)
+      implements DeviceWork {
+    Work(Runnable atSubmit, Runnable body, Runnable onDiscard) {
+      this(atSubmit, body, onDiscard, List.of(), List.of());
+    }
+
     Work(Runnable body) {
       this(() -> {}, body, () -> {});
     }
