@@ -8,6 +8,7 @@ import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceType;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
 import java.util.concurrent.CountDownLatch;
@@ -89,6 +90,17 @@ abstract class MetricsTest {
     awaitTrue(
         () -> counter.count() == expected,
         counter.getId() + " to count " + expected + " (it counts " + counter.count() + ")");
+  }
+
+  /**
+   * Waits until {@code timer} has timed {@code expected} kernels. The binder's actor records a
+   * kernel's time just after it counts the kernel finished, so a test that waited for that counter
+   * must wait for the timer as well; the timer adds the time just after the count.
+   */
+  static void awaitCount(Timer timer, long expected) {
+    awaitTrue(
+        () -> timer.count() == expected,
+        timer.getId() + " to time " + expected + " kernels (it timed " + timer.count() + ")");
   }
 
   /** A kernel body that waits for {@code gate}, at most {@link #WAIT}. */
