@@ -2,6 +2,7 @@ package dev.openaccel.micrometer;
 
 import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceExecutionException;
@@ -91,7 +92,32 @@ class TraceCountersTest extends MetricsTest {
     awaitCount(counter(MeterNames.EVENTS_RECORDED, OPENREG_0), 1);
     awaitCount(counter(MeterNames.EVENTS_WAITED, OPENREG_1), 1);
     assertEquals(0, counter(MeterNames.EVENTS_WAITED, OPENREG_0).count(), "waits on the producer");
+    event.close();
     producer.close();
     consumer.close();
+  }
+
+  /**
+   * A kernel body that waits for {@code gate}, at most {@link #WAIT}. A stream held before its
+   * kernel (the testkit's {@code StreamHold} or {@code StreamStepper}) would not do here: the timer
+   * measures from the kernel's start, so the kernel itself must be running while the test waits.
+   */
+  private static Runnable held(CountDownLatch entered, CountDownLatch gate) {
+    return () -> {
+      entered.countDown();
+      try {
+        if (!gate.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
+          throw new IllegalStateException("the gate did not open within " + WAIT);
+        }
+      } catch (InterruptedException e) {
+        Thread.currentThread().interrupt();
+        throw new IllegalStateException("interrupted at the gate", e);
+      }
+    };
+  }
+
+  /** Waits, bounded, until the kernel of {@link #held} has entered. */
+  private static void awaitEntered(CountDownLatch entered) throws InterruptedException {
+    assertTrue(entered.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "held kernel did not start");
   }
 }
