@@ -2,29 +2,27 @@ package dev.openaccel.micrometer;
 
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceType;
+import dev.openaccel.testkit.OpenAccelTest;
 import io.micrometer.core.instrument.Counter;
 import io.micrometer.core.instrument.Gauge;
+import io.micrometer.core.instrument.Timer;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.time.Duration;
-import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.TimeUnit;
 import java.util.function.BooleanSupplier;
-import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.AfterEach;
-import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.BeforeEach;
-import org.junit.jupiter.api.TestInstance;
 
 /**
- * Base of this module's tests: one accelerator per class (OpenReg's two devices and the {@code
- * nomemory} device, OpenReg the default), and per test a fresh {@link SimpleMeterRegistry} with a
- * binder bound to it, closed after the test. Every wait is bounded by {@link #WAIT}.
+ * Base of this module's tests: one accelerator per class, started by {@link OpenAccelTest}
+ * (OpenReg's two devices and the {@code nomemory} device, OpenReg the default), which also fails a
+ * test that leaves streams with unfinished work, events or device buffers open; and per test a
+ * fresh {@link SimpleMeterRegistry} with a binder bound to it, closed after the test (before that
+ * check). Every wait is bounded by {@link #WAIT}.
  */
-@TestInstance(TestInstance.Lifecycle.PER_CLASS)
+@OpenAccelTest
 abstract class MetricsTest {
   static final Duration WAIT = Duration.ofSeconds(10);
   static final DeviceType OPENREG = DeviceType.of("openreg");
@@ -34,25 +32,9 @@ abstract class MetricsTest {
   SimpleMeterRegistry registry;
   OpenAccelMetrics metrics;
 
-  @BeforeAll
-  void startAccelerator() {
-    acc =
-        Accelerator.start(
-            ConfigFactory.parseString(
-                "openaccel.system-name = "
-                    + getClass().getSimpleName()
-                    + "\nopenaccel.default-device-type = openreg"));
-  }
-
-  @AfterAll
-  void closeAccelerator() {
-    if (acc != null) {
-      acc.close();
-    }
-  }
-
   @BeforeEach
-  void bind() {
+  void bind(Accelerator accelerator) {
+    acc = accelerator;
     registry = new SimpleMeterRegistry();
     metrics = new OpenAccelMetrics(acc);
     metrics.bindTo(registry);
@@ -91,23 +73,14 @@ abstract class MetricsTest {
         counter.getId() + " to count " + expected + " (it counts " + counter.count() + ")");
   }
 
-  /** A kernel body that waits for {@code gate}, at most {@link #WAIT}. */
-  static Runnable held(CountDownLatch entered, CountDownLatch gate) {
-    return () -> {
-      entered.countDown();
-      try {
-        if (!gate.await(WAIT.toMillis(), TimeUnit.MILLISECONDS)) {
-          throw new IllegalStateException("the gate did not open within " + WAIT);
-        }
-      } catch (InterruptedException e) {
-        Thread.currentThread().interrupt();
-        throw new IllegalStateException("interrupted at the gate", e);
-      }
-    };
-  }
-
-  /** Waits, bounded, until the kernel of {@link #held} has entered. */
-  static void awaitEntered(CountDownLatch entered) throws InterruptedException {
-    assertTrue(entered.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "held kernel did not start");
+  /**
+   * Waits until {@code timer} has timed {@code expected} kernels. The binder's actor records a
+   * kernel's time just after it counts the kernel finished, so a test that waited for that counter
+   * must wait for the timer as well; the timer adds the time just after the count.
+   */
+  static void awaitCount(Timer timer, long expected) {
+    awaitTrue(
+        () -> timer.count() == expected,
+        timer.getId() + " to time " + expected + " kernels (it timed " + timer.count() + ")");
   }
 }

@@ -7,6 +7,7 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.trace.Tracer;
 import io.micrometer.core.instrument.Meter;
 import io.micrometer.core.instrument.Tags;
@@ -59,15 +60,23 @@ class OpenAccelMetricsTest extends MetricsTest {
 
   @Test
   void closeRemovesEveryMeterAndUnsubscribesFromTheTraceBus() {
-    metrics.watch(acc.newStream(OPENREG_0));
-    assertTrue(((Tracer) acc.trace()).enabled(), "bound: subscribed");
-    metrics.close();
-    assertEquals(List.of(), registry.getMeters());
-    assertFalse(((Tracer) acc.trace()).enabled(), "closed: nobody listens any more");
-    acc.defaultStream(OPENREG_0).launch("after close", () -> {});
-    acc.synchronize(OPENREG_0);
-    assertEquals(List.of(), registry.getMeters(), "work after the close registers nothing");
-    metrics.close(); // idempotent
+    // An accelerator of its own: the class's has the leak check of @OpenAccelTest listening too.
+    try (Accelerator own = started("unsubscribed")) {
+      SimpleMeterRegistry ownRegistry = new SimpleMeterRegistry();
+      OpenAccelMetrics binder = new OpenAccelMetrics(own);
+      binder.bindTo(ownRegistry);
+      Stream stream = own.newStream(OPENREG_0);
+      binder.watch(stream);
+      assertTrue(((Tracer) own.trace()).enabled(), "bound: subscribed");
+      binder.close();
+      assertEquals(List.of(), ownRegistry.getMeters());
+      assertFalse(((Tracer) own.trace()).enabled(), "closed: nobody listens any more");
+      own.defaultStream(OPENREG_0).launch("after close", () -> {});
+      own.synchronize(OPENREG_0);
+      assertEquals(List.of(), ownRegistry.getMeters(), "work after the close registers nothing");
+      binder.close(); // idempotent
+      stream.close();
+    }
   }
 
   @Test
@@ -98,13 +107,17 @@ class OpenAccelMetricsTest extends MetricsTest {
 
   @Test
   void aBinderClosesAfterItsAcceleratorClosed() {
-    Accelerator own =
-        Accelerator.start(ConfigFactory.parseString("openaccel.system-name = closed-first"));
+    Accelerator own = started("closed-first");
     SimpleMeterRegistry ownRegistry = new SimpleMeterRegistry();
     OpenAccelMetrics binder = new OpenAccelMetrics(own);
     binder.bindTo(ownRegistry);
     own.close();
     binder.close();
     assertEquals(List.of(), ownRegistry.getMeters());
+  }
+
+  /** An accelerator of its own for a test that must not share the class's, named {@code name}. */
+  private static Accelerator started(String name) {
+    return Accelerator.start(ConfigFactory.parseString("openaccel.system-name = " + name));
   }
 }

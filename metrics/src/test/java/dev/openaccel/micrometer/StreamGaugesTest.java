@@ -10,11 +10,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.testkit.StreamStepper;
 import io.micrometer.core.instrument.Gauge;
 import io.micrometer.core.instrument.simple.SimpleMeterRegistry;
 import java.lang.ref.WeakReference;
 import java.lang.reflect.Proxy;
-import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.Test;
 
 /** The queue-depth gauges: default streams always, other streams while watched. */
@@ -29,22 +29,17 @@ class StreamGaugesTest extends MetricsTest {
   }
 
   @Test
-  void queueDepthReadsFourWhileAKernelIsHeldWithThreeQueuedAndZeroAfterSynchronize()
-      throws InterruptedException {
+  void queueDepthReadsFourWhileAKernelIsHeldWithThreeQueuedAndZeroAfterSynchronize() {
     Stream stream = acc.newStream(OPENREG_0);
     metrics.watch(stream);
-    CountDownLatch entered = new CountDownLatch(1);
-    CountDownLatch gate = new CountDownLatch(1);
-    try {
-      stream.launch("held", held(entered, gate));
-      awaitEntered(entered);
+    try (StreamStepper stepper = StreamStepper.on(acc, stream)) {
+      stream.launch("held", () -> {});
       for (int i = 0; i < 3; i++) {
         stream.launch("queued" + i, () -> {});
       }
+      assertEquals("held", stepper.awaitHeld(WAIT));
       assertEquals(4, pending(stream).value(), "a held kernel and three queued behind it");
-    } finally {
-      gate.countDown();
-    }
+    } // the stream runs freely again
     stream.synchronize();
     assertEquals(0, pending(stream).value(), "after synchronize");
     assertEquals("items", pending(stream).getId().getBaseUnit());

@@ -9,15 +9,16 @@ import java.util.Set;
  * not alive when the test began, and is neither one of the accelerator's (its actor system names
  * each of its threads, device threads included, with the system's name and a dash) nor one of the
  * JVM's own that start on demand (the common fork-join pool, reference handling, the flight
- * recorder, attach and process-reaper threads) nor a device driver's own thread that a backend
- * named {@code openaccel-driver-...} (OpenCL's runtime threads that call back). Before a thread is
- * reported it is joined for what is left of the check's deadline, so one that is just ending is not
- * reported.
+ * recorder, attach and process-reaper threads) nor JUnit's (the watcher that its {@code @Timeout}
+ * starts with the first timed test and keeps to the end of the run) nor a device driver's own
+ * thread that a backend named {@code openaccel-driver-...} (OpenCL's runtime threads that call
+ * back). Before a thread is reported it is joined for what is left of the check's deadline, so one
+ * that is just ending is not reported.
  *
  * <p>Owns: {@code before}, an immutable snapshot taken on the test's thread.
  */
 final class LeftThreads {
-  private static final List<String> JVM_PREFIXES =
+  private static final List<String> STARTED_ON_DEMAND =
       List.of(
           "ForkJoinPool.commonPool-",
           "Common-Cleaner",
@@ -28,6 +29,7 @@ final class LeftThreads {
           "Attach Listener",
           "process reaper",
           "JFR ",
+          "junit-jupiter-timeout-watcher",
           "openaccel-driver-");
 
   private final Set<Thread> before;
@@ -68,6 +70,6 @@ final class LeftThreads {
     String name = thread.getName();
     return name.startsWith(systemName + "-")
         || thread == Thread.currentThread()
-        || JVM_PREFIXES.stream().anyMatch(name::startsWith);
+        || STARTED_ON_DEMAND.stream().anyMatch(name::startsWith);
   }
 }

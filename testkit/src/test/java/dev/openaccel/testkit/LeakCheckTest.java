@@ -13,6 +13,7 @@ import java.util.concurrent.CopyOnWriteArrayList;
 import java.util.concurrent.CountDownLatch;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.Test;
+import org.junit.jupiter.api.Timeout;
 import org.junit.platform.engine.TestExecutionResult;
 import org.junit.platform.testkit.engine.EngineTestKit;
 import org.junit.platform.testkit.engine.Events;
@@ -69,6 +70,12 @@ class LeakCheckTest {
   void aThreadLeftRunningFailsTheTestNamingIt() {
     String failure = onlyFailure(LeftThread.class);
     assertTrue(failure.contains("thread 'left-behind' (WAITING) is still running"), failure);
+  }
+
+  @Test
+  void junitsTimeoutWatcherStartedByATimedTestIsNotTheTestsThread() {
+    Events tests = run(Timed.class);
+    assertEquals(1, tests.succeeded().count(), () -> failures(tests).toString());
   }
 
   private static Events run(Class<?> example) {
@@ -168,6 +175,14 @@ class LeakCheckTest {
     static void release() {
       HOLDS.forEach(StreamHold::release);
     }
+  }
+
+  /** Each engine run starts JUnit's timeout watcher anew, at its first timed test: this one. */
+  @OpenAccelTest(settleMillis = 200)
+  @Timeout(60)
+  static class Timed {
+    @Test
+    void runsUnderATimeout() {}
   }
 
   @OpenAccelTest(settleMillis = 200)

@@ -4,10 +4,10 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
-import com.typesafe.config.ConfigFactory;
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
 import dev.openaccel.samples.cli.UsageException;
+import dev.openaccel.testkit.OpenAccelTest;
 import java.io.OutputStream;
 import java.io.PrintStream;
 import java.nio.file.Path;
@@ -17,8 +17,12 @@ import java.util.Set;
 import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.Timeout;
 
-/** How the multiply is split into jobs, and what happens when its tile buffers do not fit. */
+/**
+ * How the multiply is split into jobs, and what happens when its tile buffers do not fit: on an
+ * accelerator whose OpenReg devices have 64 KiB each.
+ */
 @Timeout(60)
+@OpenAccelTest(config = "openaccel.openreg.memory-per-device = 64KiB")
 class TiledMatmulTest {
 
   private static PipelineOptions options(int size, int tile, int devices, int streams) {
@@ -41,22 +45,18 @@ class TiledMatmulTest {
   }
 
   @Test
-  void tileBuffersThatDoNotFitAreAUsageErrorAndLeaveNothingAllocated() throws Exception {
-    try (Accelerator accelerator =
-        Accelerator.start(
-            ConfigFactory.parseString(
-                "openaccel.system-name = tiled-oom\nopenaccel.openreg.memory-per-device = 64KiB"))) {
-      PipelineOptions small = options(64, 64, 1, 1); // six 16 KiB tiles on a 64 KiB device
-      HostTiles host = HostTiles.pack(new float[64 * 64], new float[64 * 64], 64, 64);
-      Progress progress = Progress.of(new PrintStream(OutputStream.nullOutputStream()));
-      UsageException e =
-          assertThrows(
-              UsageException.class, () -> TiledMatmul.run(accelerator, small, host, progress));
-      assertTrue(
-          e.getMessage().contains("needs 0.1 MiB of tile buffers on openreg:0"), e.getMessage());
-      Device device = Device.parse("openreg:0");
-      accelerator.synchronize(device);
-      assertEquals(0, accelerator.memoryStats(device).allocated());
-    }
+  void tileBuffersThatDoNotFitAreAUsageErrorAndLeaveNothingAllocated(Accelerator accelerator)
+      throws Exception {
+    PipelineOptions small = options(64, 64, 1, 1); // six 16 KiB tiles on a 64 KiB device
+    HostTiles host = HostTiles.pack(new float[64 * 64], new float[64 * 64], 64, 64);
+    Progress progress = Progress.of(new PrintStream(OutputStream.nullOutputStream()));
+    UsageException e =
+        assertThrows(
+            UsageException.class, () -> TiledMatmul.run(accelerator, small, host, progress));
+    assertTrue(
+        e.getMessage().contains("needs 0.1 MiB of tile buffers on openreg:0"), e.getMessage());
+    Device device = Device.parse("openreg:0");
+    accelerator.synchronize(device);
+    assertEquals(0, accelerator.memoryStats(device).allocated());
   }
 }
