@@ -45,6 +45,18 @@ final class Rows {
             advantageAtLeast(0.95, ">= 0.95x no bound")));
     rows.add(
         new Row(
+            "graph replay: a chain of 100 empty kernels, per kernel (vs launched one by one)",
+            rate("GraphReplay.chainReplayed"),
+            rate("GraphReplay.chainLaunched"),
+            advantageAtLeast(3, ">= 3x launched")));
+    rows.add(
+        new Row(
+            "graph replay: one-kernel graph, launch to end (vs launch + synchronize)",
+            time("GraphReplay.singleReplayed"),
+            time("GraphReplay.singleLaunched"),
+            none()));
+    rows.add(
+        new Row(
             "sanitizer on: buffer hand-off across streams by events (vs sanitizer off)",
             rate("SanitizerCost.handOff").with("sanitizer", "throw"),
             rate("SanitizerCost.handOff").with("sanitizer", "off"),

@@ -5,14 +5,10 @@ import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.spi.CurrentContext;
 import dev.openaccel.runtime.spi.LaunchModel;
-import dev.openaccel.runtime.trace.TraceEvent;
 import dev.openaccel.runtime.trace.Tracer;
 import java.lang.invoke.MethodHandles;
 import java.lang.invoke.VarHandle;
 import java.util.concurrent.CompletableFuture;
-import java.util.concurrent.locks.LockSupport;
-import org.slf4j.Logger;
-import org.slf4j.LoggerFactory;
 
 /**
  * Runs one stream's Java kernels on the device thread, each in a clean environment: after the
@@ -41,8 +37,6 @@ import org.slf4j.LoggerFactory;
  * returns is recorded by the actor.
  */
 final class Kernels {
-  private static final Logger log = LoggerFactory.getLogger(Kernels.class);
-  private static final long SPIN_LIMIT_NANOS = 50_000;
 
   // The states of {@code running}. OUT -> IN and IN -> OUT by the device thread around a kernel
   // (release stores; during a shutdown, IN -> OUT by compare-and-set); IN -> INTERRUPTING ->
@@ -64,9 +58,7 @@ final class Kernels {
     }
   }
 
-  private final Stream stream;
-  private final LaunchModel launchModel;
-  private final Tracer tracer;
+  private final KernelHooks hooks;
   private final CurrentContext current;
   private final DeviceContext kernelContext;
   private final EngineDevices devices; // whether the actor system's shutdown has begun
@@ -87,9 +79,7 @@ final class Kernels {
       CurrentContext current,
       EngineDevices devices) {
     this.devices = devices;
-    this.stream = stream;
-    this.launchModel = launchModel;
-    this.tracer = tracer;
+    this.hooks = new KernelHooks(stream, launchModel, tracer);
     this.current = current;
     this.kernelContext = DeviceContext.empty().withDevice(stream.device()).withStream(stream);
   }
@@ -128,12 +118,7 @@ final class Kernels {
    */
   void runCounted(WorkItem.HostWork kernel, StreamProgress progress) {
     if (kernel instanceof WorkItem.Segment segment) {
-      for (WorkItem.HostWork each : segment.kernels()) {
-        progress.fail(
-            each instanceof WorkItem.Launch launch
-                ? run(launch.name(), launch.kernel())
-                : run(each.name(), each).failure());
-      }
+      runAll(segment.kernels(), progress);
       progress.itemCompletedUnpublished(); // one item: the actor's drain publishes
       return;
     }
@@ -148,6 +133,45 @@ final class Kernels {
     outcome.complete(kernel.result());
   }
 
+  /**
+   * Runs a graph segment's kernels in one window of the running flag: each with its launch delay,
+   * clean context, trace hooks and failure of its own, and with the interrupt flag it set cleared
+   * after it (an interrupt of the shutdown stays for the next, which the shutdown is stopping too).
+   */
+  private void runAll(WorkItem.HostWork[] kernels, StreamProgress progress) {
+    runner = Thread.currentThread();
+    kernelName = kernels[0].name();
+    RUNNING.setRelease(this, IN);
+    try {
+      for (WorkItem.HostWork each : kernels) {
+        String name = each.name();
+        kernelName = name;
+        hooks.delay();
+        boolean traced = hooks.started(name);
+        enter();
+        DeviceExecutionException failure = null;
+        try {
+          if (each instanceof WorkItem.Launch launch) {
+            launch.kernel().run();
+          } else {
+            each.run();
+          }
+        } catch (Throwable t) {
+          failure = hooks.failed(name, t);
+        }
+        if (!devices.shuttingDown()) {
+          Thread.interrupted();
+        }
+        hooks.finished(traced, name, failure);
+        if (failure != null) {
+          progress.fail(failure);
+        }
+      }
+    } finally {
+      end();
+    }
+  }
+
   /** Runs one kernel with its launch delay, clean context and trace hooks. */
   Outcome run(String name, WorkItem.Body body) {
     boolean traced = begin(name);
@@ -156,11 +180,11 @@ final class Kernels {
     try {
       value = body.run();
     } catch (Throwable t) {
-      failure = failed(name, t);
+      failure = hooks.failed(name, t);
     } finally {
       end();
     }
-    finished(traced, name, failure);
+    hooks.finished(traced, name, failure);
     return new Outcome(value, failure);
   }
 
@@ -175,18 +199,18 @@ final class Kernels {
     try {
       kernel.run();
     } catch (Throwable t) {
-      failure = failed(name, t);
+      failure = hooks.failed(name, t);
     } finally {
       end();
     }
-    finished(traced, name, failure);
+    hooks.finished(traced, name, failure);
     return failure;
   }
 
   /** Delays, reports the start, installs the context and marks the kernel as running. */
   private boolean begin(String name) {
-    delay();
-    boolean traced = started(name);
+    hooks.delay();
+    boolean traced = hooks.started(name);
     enter();
     runner = Thread.currentThread();
     kernelName = name;
@@ -244,47 +268,6 @@ final class Kernels {
   void leave() {
     if (current.get() != DeviceContext.empty()) {
       current.set(DeviceContext.empty());
-    }
-  }
-
-  private DeviceExecutionException failed(String name, Throwable cause) {
-    // Reported once, to the caller, at the sync point that covers it (or through the submit's
-    // stage); the log only traces it for debugging.
-    log.debug("kernel '{}' failed on {}", name, stream, cause);
-    return new DeviceExecutionException(
-        "kernel '" + name + "' failed on " + stream + ": " + cause, cause);
-  }
-
-  private boolean started(String kernel) {
-    if (!tracer.enabled()) {
-      return false;
-    }
-    tracer.publish(
-        new TraceEvent.KernelStarted(stream.device(), stream.id(), kernel, System.nanoTime()));
-    return true;
-  }
-
-  /** Reports the end of a kernel whose start was reported, so a subscriber sees matched pairs. */
-  private void finished(boolean traced, String kernel, DeviceExecutionException failure) {
-    if (traced) {
-      tracer.publish(
-          new TraceEvent.KernelFinished(
-              stream.device(), stream.id(), kernel, failure != null, System.nanoTime()));
-    }
-  }
-
-  private void delay() {
-    long nanos = launchModel.delayNanos(stream.deviceIndex());
-    if (nanos <= 0) {
-      return;
-    }
-    if (nanos > SPIN_LIMIT_NANOS) {
-      LockSupport.parkNanos(nanos);
-      return;
-    }
-    long until = System.nanoTime() + nanos;
-    while (System.nanoTime() < until) {
-      Thread.onSpinWait();
     }
   }
 }
