@@ -2,6 +2,7 @@ package dev.openaccel.samples.actors;
 
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Device;
+import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.actor.EventSignal;
 import java.util.Objects;
@@ -94,7 +95,9 @@ public final class SumOfSquares extends AbstractBehavior<SumOfSquares.Command> {
   }
 
   private Behavior<Command> onWhenIdle(WhenIdle request) {
-    stream.recordEvent().subscribe(request.replyTo()); // the runtime sends the signal itself
+    try (Event idle = stream.recordEvent()) { // closing it keeps the signal coming
+      idle.subscribe(request.replyTo()); // the runtime sends the signal itself
+    }
     return this;
   }
 
