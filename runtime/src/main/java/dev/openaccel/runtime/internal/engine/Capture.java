@@ -47,6 +47,7 @@ final class Capture implements GraphCapture {
   static Capture begin(StreamQueue origin) {
     Capture capture = new Capture(origin.engine());
     capture.join(origin);
+    origin.engine().captures().add(capture);
     return capture;
   }
 
@@ -132,7 +133,6 @@ final class Capture implements GraphCapture {
     int node =
         add(stream, GraphNode.Kind.RECORD, "record " + event, -1, new CapturedNode.Record(event));
     recorded.put(event, node);
-    event.capturedIn(this);
   }
 
   /** Whether {@code event}'s latest record was made in this capture. */
@@ -211,7 +211,7 @@ final class Capture implements GraphCapture {
 
   private void finish() {
     ended = true;
-    recorded.keySet().forEach(event -> event.capturedIn(null));
+    engine.captures().remove(this);
     lanes.forEach(this::undivert);
   }
 

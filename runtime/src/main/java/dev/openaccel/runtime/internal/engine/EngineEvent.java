@@ -33,7 +33,6 @@ final class EngineEvent implements BackendEvent {
   // Bits 0-47 the id, 48-62 the device index, 63 whether the event is timing (the key's sign).
   private final long key;
   private volatile Generation latest;
-  private volatile Capture capturedIn; // the capture its latest record is a node of, while it runs
   private long atOnceNumber; // guarded by this: meaningful while latest is AT_ONCE
   private long atOnceNanos; // guarded by this: meaningful while latest is AT_ONCE
 
@@ -165,16 +164,6 @@ final class EngineEvent implements BackendEvent {
   private long nextNumber() {
     Generation previous = latest;
     return previous == null ? 1 : (previous == AT_ONCE ? atOnceNumber : previous.number()) + 1;
-  }
-
-  /** The capture in progress that its latest record is a node of, or null. */
-  Capture capturedIn() {
-    return capturedIn;
-  }
-
-  /** Marks its latest record as a node of {@code capture}, or (null) as a record of its own. */
-  void capturedIn(Capture capture) {
-    capturedIn = capture;
   }
 
   /**

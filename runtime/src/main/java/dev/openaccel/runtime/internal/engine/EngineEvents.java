@@ -43,6 +43,7 @@ abstract class EngineEvents implements Engine {
   private final Map<Long, EngineEvent> exported = new ConcurrentHashMap<>();
   private final Sanitizer sanitizer; // null unless openaccel.sanitizer is throw or log
   private final DeviceControlSlot control;
+  private final Captures captures = new Captures();
 
   /**
    * @param node the address of the actor system, named in exported handles
@@ -93,14 +94,9 @@ abstract class EngineEvents implements Engine {
     return InlineEvent.create(router, options);
   }
 
-  /** {@code event}, unless its latest record is a node of a capture in progress. */
-  private static EngineEvent notCaptured(EngineEvent event, String call) {
-    Capture capture = event.capturedIn();
-    if (capture != null) {
-      throw new IllegalStateException(
-          Capture.NOT_PERMITTED + call + " of " + event + ", recorded in " + capture);
-    }
-    return event;
+  /** The captures in progress of this engine's streams. */
+  final Captures captures() {
+    return captures;
   }
 
   /** Records {@code e} (created now if null) on {@code s}. */
@@ -160,7 +156,7 @@ abstract class EngineEvents implements Engine {
     StreamQueue stream = handleOf(s);
     EngineEvent event = own(e);
     EventChecks.checkWaitable(this, event.deviceIndex(), s);
-    Capture capture = stream.capture() != null ? stream.capture() : event.capturedIn();
+    Capture capture = stream.capture() != null ? stream.capture() : captures.of(event);
     if (capture != null) { // a wait in the graph; a stream not captured yet joins the capture
       capture.block(event, stream);
       return;
@@ -179,7 +175,7 @@ abstract class EngineEvents implements Engine {
 
   @Override
   public final boolean queryEvent(BackendEvent e) {
-    return notCaptured(own(e), "Event.query() or Event.synchronize()").isComplete();
+    return captures.notCaptured(own(e), "Event.query() or Event.synchronize()").isComplete();
   }
 
   @Override
@@ -194,7 +190,7 @@ abstract class EngineEvents implements Engine {
   @Override
   public final boolean synchronizeEvent(BackendEvent e, Duration timeout) {
     checkMayBlock("Event.synchronize()", "Event.completion()"); // the caller checked device threads
-    EngineEvent event = notCaptured(own(e), "Event.synchronize()");
+    EngineEvent event = captures.notCaptured(own(e), "Event.synchronize()");
     boolean done = awaitLatest(event, timeout);
     if (done && sanitizer != null) {
       sanitizer.hostSynchronized(event);
@@ -220,7 +216,7 @@ abstract class EngineEvents implements Engine {
 
   @Override
   public final CompletionStage<Void> eventCompletion(BackendEvent e) {
-    Generation latest = notCaptured(own(e), "Event.completion()").latest();
+    Generation latest = captures.notCaptured(own(e), "Event.completion()").latest();
     return latest == null ? CompletableFuture.completedStage(null) : latest.toStage();
   }
 
