@@ -11,7 +11,9 @@ import org.lwjgl.system.MemoryUtil;
  * The three copies as non-blocking OpenCL commands. A direct host buffer is used in place; a heap
  * buffer goes through native staging memory ({@code malloc}, no garbage-collected direct buffer):
  * filled when the command is enqueued (for {@code copyToDevice}) or emptied into the heap buffer
- * when it ends (for {@code copyToHost}), and freed then. Each copy is one command, used once.
+ * when it ends (for {@code copyToHost}), and freed then. Each copy is one command, used once; a
+ * captured one is a graph's template, whose {@link #replica} is a copy of the same bytes with uses
+ * of its own, which reads or writes the host buffer when the replay runs.
  */
 abstract sealed class ClCopy implements ClWork {
   private final String call;
@@ -63,10 +65,19 @@ abstract sealed class ClCopy implements ClWork {
     private ByteBuffer staged;
 
     ToDevice(ByteBuffer src, ClRegion dst) {
+      this(src, src.position(), src.remaining(), dst);
+    }
+
+    private ToDevice(ByteBuffer src, int from, int length, ClRegion dst) {
       super("clEnqueueWriteBuffer", "copyToDevice", new String[] {"copy into"}, dst);
       this.src = src;
-      this.from = src.position();
-      this.length = src.remaining();
+      this.from = from;
+      this.length = length;
+    }
+
+    @Override
+    public ToDevice replica() {
+      return new ToDevice(src, from, length, regions[0]);
     }
 
     @Override
@@ -94,10 +105,19 @@ abstract sealed class ClCopy implements ClWork {
     private ByteBuffer staged;
 
     ToHost(ClRegion src, ByteBuffer dst) {
+      this(src, dst, dst.position(), dst.remaining());
+    }
+
+    private ToHost(ClRegion src, ByteBuffer dst, int to, int length) {
       super("clEnqueueReadBuffer", "copyToHost", new String[] {"copy from"}, src);
       this.dst = dst;
-      this.to = dst.position();
-      this.length = dst.remaining();
+      this.to = to;
+      this.length = length;
+    }
+
+    @Override
+    public ToHost replica() {
+      return new ToHost(regions[0], dst, to, length);
     }
 
     @Override
@@ -129,6 +149,16 @@ abstract sealed class ClCopy implements ClWork {
     Between(ClRegion src, ClRegion dst, long length) {
       super("clEnqueueCopyBuffer", "copy", new String[] {"copy from", "copy into"}, src, dst);
       this.length = length;
+    }
+
+    @Override
+    public Between replica() {
+      return new Between(regions[0], regions[1], length);
+    }
+
+    /** The bytes copied, from the start of the source to the start of the target. */
+    long length() {
+      return length;
     }
 
     @Override

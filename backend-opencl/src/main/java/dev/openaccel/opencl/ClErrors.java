@@ -69,10 +69,16 @@ final class ClErrors {
           Map.entry(-70, "CL_INVALID_DEVICE_QUEUE"),
           Map.entry(-71, "CL_INVALID_SPEC_ID"),
           Map.entry(-72, "CL_MAX_SIZE_RESTRICTION_EXCEEDED"),
-          Map.entry(-1001, "CL_PLATFORM_NOT_FOUND_KHR"));
+          Map.entry(-1001, "CL_PLATFORM_NOT_FOUND_KHR"),
+          Map.entry(-1138, "CL_INVALID_COMMAND_BUFFER_KHR"),
+          Map.entry(-1139, "CL_INVALID_SYNC_POINT_WAIT_LIST_KHR"),
+          Map.entry(-1140, "CL_INCOMPATIBLE_COMMAND_QUEUE_KHR"));
 
   /** {@code CL_PLATFORM_NOT_FOUND_KHR}: the ICD loader found no platform. */
   static final int PLATFORM_NOT_FOUND = -1001;
+
+  /** {@code CL_INVALID_COMMAND_BUFFER_KHR}: a command buffer that is not (or no longer) valid. */
+  static final int INVALID_COMMAND_BUFFER = -1138;
 
   private ClErrors() {}
 

@@ -1,6 +1,5 @@
 package dev.openaccel.opencl;
 
-import static org.lwjgl.opencl.CL10.CL_KERNEL_LOCAL_MEM_SIZE;
 import static org.lwjgl.opencl.CL10.CL_KERNEL_NUM_ARGS;
 import static org.lwjgl.opencl.CL10.CL_KERNEL_WORK_GROUP_SIZE;
 import static org.lwjgl.opencl.CL10.clGetKernelInfo;
@@ -42,13 +41,14 @@ import org.lwjgl.system.MemoryUtil;
  */
 public final class DeviceKernel {
   private final ClContext context;
+  private final ClProgram program;
   private final String name;
   private final long kernel;
   private final List<KernelParameter> parameters; // the user's: no hidden ones
   private final KernelChecks checks; // null: not checked
   private final KernelAccesses accesses; // for the stream sanitizer
   private final LaunchTarget target;
-  private final long[] ownLocalMemory; // by device index: the kernel's own __local variables
+  private final KernelLocalMemory localMemory; // its own __local variables, on each device
   private final Slot[] slots; // what each argument slot holds; null: not set (or a set failed)
 
   /**
@@ -74,6 +74,7 @@ public final class DeviceKernel {
    */
   DeviceKernel(ClProgram program, String name, LaunchTarget target, KernelChecks checks) {
     this.context = program.context();
+    this.program = program;
     this.name = Objects.requireNonNull(name, "name");
     this.kernel = program.createKernel(name);
     this.target = target;
@@ -91,10 +92,7 @@ public final class DeviceKernel {
       clReleaseKernel(kernel);
       throw e;
     }
-    this.ownLocalMemory = new long[context.devices().size()];
-    for (int i = 0; i < ownLocalMemory.length; i++) { // before any local argument is set
-      ownLocalMemory[i] = localMemorySize(kernel, context.device(i));
-    }
+    this.localMemory = new KernelLocalMemory(context, kernel, name); // before a local argument
     this.slots = new Slot[all.size()];
   }
 
@@ -136,13 +134,11 @@ public final class DeviceKernel {
     Objects.requireNonNull(stream, "stream");
     Objects.requireNonNull(launchName, "launchName");
     Objects.requireNonNull(shape, "shape");
-    KernelArguments encoded = KernelArguments.encode(name, parameters, args, target);
+    KernelArguments encoded = encode(args);
     ClLaunch launch;
     try {
-      requireLocalMemory(stream, encoded.localBytes());
-      ClBoundsCheck check =
-          checks == null || checks.hidden() == 0 ? null : ClBoundsCheck.create(context);
-      launch = new ClLaunch(this, launchName, shape, encoded, check);
+      localMemory.require(stream, encoded.localBytes());
+      launch = new ClLaunch(this, launchName, shape, encoded, newCheck());
     } catch (RuntimeException e) {
       encoded.enqueued();
       throw e;
@@ -152,44 +148,32 @@ public final class DeviceKernel {
   }
 
   /**
-   * Checks that {@code stream}'s device has {@code bytes} of local memory for the arguments (PoCL
-   * aborts the process on a launch that asks for more; other platforms fail it).
+   * {@code args} checked against the parameters and encoded, each buffer's region with a use taken.
+   *
+   * @throws IllegalArgumentException if they do not match, naming the parameter and the value
+   * @throws IllegalStateException if a buffer is closed
    */
-  private void requireLocalMemory(Stream stream, long bytes) {
-    int index = stream.deviceIndex();
-    if (bytes == 0
-        || !stream.device().type().equals(OpenClProvider.TYPE)
-        || index >= ownLocalMemory.length) {
-      return; // a stream of another backend or accelerator is refused by the enqueue
-    }
-    ClDevice device = context.device(index);
-    long own = ownLocalMemory[index];
-    if (own + bytes > device.localMemory()) {
-      throw new IllegalArgumentException(
-          "kernel "
-              + name
-              + " asks for "
-              + bytes
-              + " bytes of local memory"
-              + (own == 0 ? "" : " beside its own " + own)
-              + ", "
-              + stream.device()
-              + " ("
-              + device.name()
-              + ") has "
-              + device.localMemory());
-    }
+  KernelArguments encode(Object[] args) {
+    return KernelArguments.encode(name, parameters, args, target);
   }
 
-  /** {@code CL_KERNEL_LOCAL_MEM_SIZE} on {@code device}: before local arguments, its own. */
-  private static long localMemorySize(long kernel, ClDevice device) {
-    try (MemoryStack stack = MemoryStack.stackPush()) {
-      var size = stack.mallocLong(1);
-      ClErrors.check(
-          clGetKernelWorkGroupInfo(kernel, device.id(), CL_KERNEL_LOCAL_MEM_SIZE, size, null),
-          "clGetKernelWorkGroupInfo(CL_KERNEL_LOCAL_MEM_SIZE)");
-      return size.get(0);
-    }
+  /**
+   * The bounds check of one launch: a new error buffer, or null for a kernel that is not checked.
+   *
+   * @throws IllegalStateException if the backend was closed
+   */
+  ClBoundsCheck newCheck() {
+    return checks == null || checks.hidden() == 0 ? null : ClBoundsCheck.create(context);
+  }
+
+  /**
+   * A new {@code cl_kernel} of this kernel, whose arguments nothing but its caller sets; the caller
+   * releases it.
+   *
+   * @throws OpenClException if OpenCL cannot make it
+   */
+  long newKernelObject() {
+    return program.createKernel(name);
   }
 
   /**

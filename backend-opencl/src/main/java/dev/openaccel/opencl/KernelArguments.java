@@ -7,7 +7,8 @@ import java.util.Map;
 /**
  * Checks a launch's arguments against a kernel's parameters at the call and encodes them for {@code
  * clSetKernelArg}: a buffer (resolved to its {@code cl_mem} when enqueued), a {@link LocalMemory}
- * as a size, a scalar as its bits. Immutable once built; thread-safe.
+ * as a size, a scalar as its bits. Immutable once built; thread-safe. Each instance gives back the
+ * uses it took once ({@link #enqueued}); {@link #retaken} makes another over the same regions.
  */
 final class KernelArguments {
   /** The Java type each OpenCL C scalar type takes, and its size in bytes. */
@@ -37,6 +38,41 @@ final class KernelArguments {
   private KernelArguments(int count) {
     bits = new long[count];
     sizes = new int[count];
+  }
+
+  /** The same arguments as {@code other}, sharing its arrays (never written once encoded). */
+  private KernelArguments(KernelArguments other) {
+    bits = other.bits;
+    sizes = other.sizes;
+    regions = other.regions;
+    buffers = other.buffers;
+    local = other.local;
+  }
+
+  /**
+   * The same arguments with a use of each buffer's region taken anew, as {@link #encode} takes
+   * them: for a replay of a captured launch, whose template gave its uses back.
+   *
+   * @throws IllegalStateException if a buffer's memory went back to the device (it was closed)
+   */
+  KernelArguments retaken() {
+    KernelArguments copy = new KernelArguments(this);
+    int taken = 0;
+    try {
+      for (; regions != null && taken < regions.length; taken++) {
+        if (regions[taken] != null) {
+          regions[taken].acquire("launch a kernel on");
+        }
+      }
+    } catch (RuntimeException e) {
+      for (int i = 0; i < taken; i++) {
+        if (regions[i] != null) {
+          regions[i].enqueued();
+        }
+      }
+      throw e;
+    }
+    return copy;
   }
 
   /**

@@ -21,8 +21,9 @@ import org.slf4j.LoggerFactory;
  * memory is {@link ClDeviceMemory}; the runtime's actor engine does the rest. Without an OpenCL
  * platform it reports 0 devices and {@link #unavailableReason()} says why.
  *
- * <p>Owns: the context, the programs and the memory's map queues, released when the actor system
- * terminates; the engine reference, set once at creation. This class is thread-safe.
+ * <p>Owns: the context, the programs, the command buffers of graphs and the memory's map queues,
+ * released when the actor system terminates; the engine reference, set once at creation. This class
+ * is thread-safe.
  */
 final class OpenClBackend implements LaunchTarget {
   /** No queue priorities without {@code cl_khr_priority_hints}: one priority, 0. */
@@ -32,6 +33,7 @@ final class OpenClBackend implements LaunchTarget {
   private final ClContext context;
   private final ClDeviceMemory memory;
   private final Programs programs;
+  private final ClCommandBuffers commandBuffers;
   private volatile Engine engine;
 
   private OpenClBackend(OpenClSettings settings, String unavailable, ClContext context) {
@@ -39,6 +41,8 @@ final class OpenClBackend implements LaunchTarget {
     this.context = context;
     this.memory = context == null ? null : new ClDeviceMemory(context, settings.memoryPerDevice());
     this.programs = context == null ? null : new Programs(context, settings, this);
+    this.commandBuffers =
+        context == null ? null : new ClCommandBuffers(context, settings.profiling());
   }
 
   /**
@@ -87,8 +91,9 @@ final class OpenClBackend implements LaunchTarget {
         capabilities.add(Capability.CROSS_DEVICE_WAIT); // with one device there is no other
       }
       boolean profiling = settings.profiling();
-      spec.executor(stream -> new ClQueue(context, stream, profiling, tracer)).memory(memory);
+      spec.executor(new ClExecutor(context, profiling, tracer, commandBuffers)).memory(memory);
       capabilities.add(Capability.DEVICE_MEMORY);
+      capabilities.add(Capability.GRAPHS);
       if (profiling) {
         capabilities.add(Capability.TIMING);
       }
@@ -121,6 +126,12 @@ final class OpenClBackend implements LaunchTarget {
     return memory;
   }
 
+  /** The command buffers of graph replays. */
+  ClCommandBuffers commandBuffers() {
+    requireAvailable();
+    return commandBuffers;
+  }
+
   /** The engine, for the operations the backend adds to it. */
   Engine engine() {
     requireAvailable();
@@ -145,6 +156,7 @@ final class OpenClBackend implements LaunchTarget {
 
   private void release() {
     context.stopMaking(); // no program or buffer is made from here on, nor half made now
+    commandBuffers.release(); // before the programs: it holds kernel objects of theirs
     programs.release();
     memory.release();
     context.close();

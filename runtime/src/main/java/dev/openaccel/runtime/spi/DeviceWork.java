@@ -15,25 +15,33 @@ public interface DeviceWork {
 
   /**
    * Called once, instead of {@link DeviceQueue#submit}, when this work will never reach a queue:
-   * its stream stopped first (the actor system is shutting down, or the engine refused the work).
-   * Gives back what the work holds since it was built, such as buffer uses and staging memory, so
-   * that work queued at shutdown leaks nothing. Must not throw. The default holds nothing.
+   * its stream stopped first (the actor system is shutting down, or the engine refused the work),
+   * or a capture took it as a graph's template ({@link #replica}, which is still called on it
+   * afterwards). Gives back what the work holds since it was built, such as buffer uses and staging
+   * memory, so that work queued at shutdown leaks nothing. Must not throw. The default holds
+   * nothing.
    */
   default void discard() {}
 
   /**
-   * A new work that does what this one does, for one replay of a captured graph: called by the
-   * engine once per replay on the work captured from the stream (which itself is never submitted,
-   * and is {@link #discard}ed when the capture is discarded). The default: null, this work cannot
-   * be captured, and the capture's enqueue throws {@code UnsupportedOperationException}.
+   * A new work that does what this one does, for one replay of a captured graph. The work captured
+   * from a stream is the graph's template: the capture {@link #discard}s it as it takes it (a graph
+   * has no close, so a template must hold nothing a submission would give back), never submits it,
+   * and calls this once per replay on it, or on a template made by {@link #withArguments}. A
+   * replica holds what a fresh build of the same call would (buffer uses, staging memory, taken
+   * here) and gives it back as any work does; host memory it copies is read or written when the
+   * replay runs, as in CUDA. The default: null, this work cannot be replayed, and the launch throws
+   * {@code UnsupportedOperationException}.
    */
   default DeviceWork replica() {
     return null;
   }
 
   /**
-   * A work like this captured one that takes {@code arguments} instead of its own (for {@code
-   * Graph.withArguments}); this work is unchanged.
+   * A template like this captured one that takes {@code arguments} instead of its own (for {@code
+   * Graph.withArguments}); this work is unchanged. The new template, like a captured one, holds
+   * nothing a submission would give back and is never submitted: the engine calls {@link #replica}
+   * on it.
    *
    * @throws IllegalArgumentException if the arguments do not fit the work, naming them
    * @throws UnsupportedOperationException by default: the work's arguments cannot be changed

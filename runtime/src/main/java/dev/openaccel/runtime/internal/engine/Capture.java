@@ -126,6 +126,9 @@ final class Capture implements GraphCapture {
     CapturedNode.Work work = CapturedNode.workOf(item); // throws for what cannot be replayed
     String name = CapturedNode.nameOf(item);
     add(stream, CapturedNode.kindOf(name, item), name, -1, work);
+    if (work instanceof CapturedNode.Device device) {
+      device.template().work().discard(); // a template holds nothing: a graph has no close
+    }
   }
 
   /** Captures a record of {@code event} on {@code stream}. */
@@ -188,7 +191,6 @@ final class Capture implements GraphCapture {
     List<String> unjoined = Joins.unjoined(nodes, lastOfLane, lanes);
     finish();
     if (!unjoined.isEmpty()) {
-      discardWork();
       throw new IllegalStateException(
           "the capture of "
               + stream()
@@ -205,7 +207,6 @@ final class Capture implements GraphCapture {
   public synchronized void close() {
     if (!ended) {
       finish();
-      discardWork();
     }
   }
 
@@ -213,10 +214,6 @@ final class Capture implements GraphCapture {
     ended = true;
     engine.captures().remove(this);
     lanes.forEach(this::undivert);
-  }
-
-  private void discardWork() {
-    nodes.forEach(node -> node.work().discard());
   }
 
   // Makes stream's queue give its user work to this capture: the slot first, then CAPTURING.

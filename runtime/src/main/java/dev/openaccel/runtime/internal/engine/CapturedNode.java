@@ -16,21 +16,16 @@ record CapturedNode(GraphNode node, CapturedNode.Work work, List<Buffer> buffers
   private static final Set<String> COPIES = Set.of("copy", "copyToDevice", "copyToHost");
 
   /** What a replay does for a node. */
-  sealed interface Work permits Run, Device, Record, Mark, Wait {
-    /** Gives back what the work holds: its graph or capture is gone. */
-    default void discard() {}
-  }
+  sealed interface Work permits Run, Device, Record, Mark, Wait {}
 
   /** Java code run again as it is at each replay: a launch, or a copy of engine memory. */
   record Run(WorkItem.HostWork item) implements Work {}
 
-  /** Device work, of which each replay enqueues a {@code replica}; the template never runs. */
-  record Device(WorkItem.DeviceCommand template) implements Work {
-    @Override
-    public void discard() {
-      template.work().discard();
-    }
-  }
+  /**
+   * Device work, of which each replay enqueues a {@code replica}; the template never runs, and was
+   * discarded when the capture took it ({@link dev.openaccel.runtime.spi.DeviceWork#replica}).
+   */
+  record Device(WorkItem.DeviceCommand template) implements Work {}
 
   /** A record of an event, which each replay records again. */
   record Record(EngineEvent event) implements Work {}

@@ -11,31 +11,34 @@ import dev.openaccel.runtime.trace.Tracer;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.EnumMap;
-import java.util.HashMap;
 import java.util.List;
 import java.util.Locale;
 import java.util.Map;
 import java.util.Objects;
 import java.util.concurrent.CompletionStage;
 import java.util.concurrent.atomic.AtomicLong;
+import org.slf4j.Logger;
+import org.slf4j.LoggerFactory;
 
 /**
  * A graph of the engine: the nodes of an ended {@link Capture}, replayed by enqueueing each node's
- * work in capture order (a topological order) on the lanes' streams. Java kernels and copies of
- * engine memory that follow each other on a lane are one {@link WorkItem.Segment}, made once and
- * enqueued as one item by every replay, so a replay allocates nothing for them; device work is a
- * replica of the captured work; records and waits are new for each replay, so replays never wait
- * for each other's records. Every replay of the engine enqueues under one monitor ({@link
- * EngineDevices#replayOrder}), so replays sharing pooled streams meet in the same order on each.
- * Internal; immutable and thread-safe.
+ * work in capture order (a topological order) on the lanes' streams, as its {@link GraphPlan} says.
+ * Java kernels and copies of engine memory that follow each other on a lane are one {@link
+ * WorkItem.Segment}, made once and enqueued as one item by every replay, so a replay allocates
+ * nothing for them; device work is a replica of the captured work, or of the work a backend fused a
+ * lane's run of it into (logged once per graph, at INFO, and shown by {@link #description()});
+ * records and waits are new for each replay, so replays never wait for each other's records. Every
+ * replay of the engine enqueues under one monitor ({@link EngineDevices#replayOrder}), so replays
+ * sharing pooled streams meet in the same order on each. Internal; immutable and thread-safe.
  */
 final class EngineGraph implements Graph {
   private static final int PICKS = 256; // pooled streams tried for a lane before giving up
+  private static final Logger LOG = LoggerFactory.getLogger(EngineGraph.class);
 
   private final ActorEngine engine;
   private final List<StreamQueue> captured;
   private final List<CapturedNode> nodes;
-  private final List<CapturedNode> plan; // what a replay enqueues, in order: nodes, or segments
+  private final GraphPlan plan;
   private final List<Buffer> buffers;
   private final long id;
   private final AtomicLong replays = new AtomicLong();
@@ -46,47 +49,10 @@ final class EngineGraph implements Graph {
     this.nodes = nodes;
     this.buffers = nodes.stream().flatMap(node -> node.buffers().stream()).distinct().toList();
     this.id = engine.devices().nextGraphId();
-    this.plan = plan(nodes, this);
-  }
-
-  /**
-   * The nodes in capture order, each run of Java kernels and copies that follow each other on a
-   * lane merged into one {@link WorkItem.Segment}, placed where its first node was: a segment's
-   * nodes depend on nothing but the node before them on their lane.
-   */
-  private static List<CapturedNode> plan(List<CapturedNode> nodes, EngineGraph graph) {
-    List<CapturedNode> plan = new ArrayList<>();
-    Map<Integer, Integer> open = new HashMap<>(); // lane -> index in plan of its open run
-    Map<Integer, List<WorkItem.HostWork>> runs = new HashMap<>();
-    for (CapturedNode node : nodes) {
-      int lane = node.node().lane();
-      if (!(node.work() instanceof CapturedNode.Run run)) {
-        open.remove(lane);
-        plan.add(node);
-      } else if (open.containsKey(lane)) {
-        runs.get(open.get(lane)).add(run.item());
-      } else {
-        open.put(lane, plan.size());
-        runs.put(plan.size(), new ArrayList<>(List.of(run.item())));
-        plan.add(node);
-      }
+    this.plan = GraphPlan.of(nodes, toString(), engine.spec().executor());
+    if (!plan.deviceWork().isEmpty()) {
+      LOG.info("{} replays its device work: {}", this, plan.deviceWork());
     }
-    runs.forEach(
-        (at, kernels) -> {
-          if (kernels.size() > 1) {
-            CapturedNode first = plan.get(at);
-            String name =
-                graph + " lane " + first.node().lane() + " from node " + first.node().index();
-            plan.set(
-                at,
-                new CapturedNode(
-                    first.node(),
-                    new CapturedNode.Run(
-                        new WorkItem.Segment(name, kernels.toArray(WorkItem.HostWork[]::new))),
-                    List.of()));
-          }
-        });
-    return List.copyOf(plan);
   }
 
   @Override
@@ -104,13 +70,21 @@ final class EngineGraph implements Graph {
             this + " uses " + buffer + ", which was closed: it cannot be launched");
       }
     }
+    DeviceWork[] replicas = replicas(); // all made before anything is enqueued, or none
     long replay = replays.incrementAndGet();
     Generation done = Generation.unnamed("replay " + replay + " of " + this);
     synchronized (engine.devices().replayOrder()) {
-      StreamQueue[] lanes = lanes(target);
+      StreamQueue[] lanes;
+      try {
+        lanes = lanes(target);
+      } catch (RuntimeException e) {
+        discard(replicas);
+        throw e;
+      }
       Generation[] records = new Generation[nodes.size()];
-      for (CapturedNode node : plan) {
-        enqueue(node, lanes, records);
+      List<CapturedNode> items = plan.items();
+      for (int i = 0; i < items.size(); i++) {
+        enqueue(items.get(i), replicas[i], lanes, records);
       }
       target.enqueue(done);
     }
@@ -128,18 +102,47 @@ final class EngineGraph implements Graph {
     return ended;
   }
 
-  private void enqueue(CapturedNode node, StreamQueue[] lanes, Generation[] records) {
+  /**
+   * A replica of the template of each device item of the plan, by its place (null for the others).
+   *
+   * @throws UnsupportedOperationException if a template cannot be replayed (those made discarded)
+   */
+  private DeviceWork[] replicas() {
+    List<CapturedNode> items = plan.items();
+    DeviceWork[] replicas = new DeviceWork[items.size()];
+    try {
+      for (int i = 0; i < replicas.length; i++) {
+        if (items.get(i).work() instanceof CapturedNode.Device device) {
+          replicas[i] = device.template().work().replica();
+          if (replicas[i] == null) {
+            throw new UnsupportedOperationException(
+                describe(items.get(i)) + " '" + device.template().name() + "' cannot be replayed");
+          }
+        }
+      }
+    } catch (RuntimeException e) {
+      discard(replicas);
+      throw e;
+    }
+    return replicas;
+  }
+
+  private static void discard(DeviceWork[] replicas) {
+    for (DeviceWork replica : replicas) {
+      if (replica != null) {
+        replica.discard();
+      }
+    }
+  }
+
+  private void enqueue(
+      CapturedNode node, DeviceWork replica, StreamQueue[] lanes, Generation[] records) {
     StreamQueue lane = lanes[node.node().lane()];
     CapturedNode.Work work = node.work();
     if (work instanceof CapturedNode.Run run) {
       lane.enqueue(run.item());
     } else if (work instanceof CapturedNode.Device device) {
       WorkItem.DeviceCommand template = device.template();
-      DeviceWork replica = template.work().replica();
-      if (replica == null) {
-        throw new UnsupportedOperationException(
-            "node " + node.node().index() + " '" + template.name() + "' cannot be replayed");
-      }
       lane.enqueue(
           new WorkItem.DeviceCommand(
               template.name(), replica, template.readsHeap(), template.writesHeap()));
@@ -199,7 +202,8 @@ final class EngineGraph implements Graph {
   @Override
   public Graph withArguments(int node, Object... arguments) {
     CapturedNode old = node(node);
-    if (!(old.work() instanceof CapturedNode.Device device)) {
+    if (!(old.work() instanceof CapturedNode.Device device)
+        || old.node().kind() != GraphNode.Kind.KERNEL) { // a device copy is no kernel
       throw new IllegalArgumentException(describe(old) + " is not a device kernel");
     }
     WorkItem.DeviceCommand template = device.template();
@@ -247,7 +251,10 @@ final class EngineGraph implements Graph {
     text.append(nodes.size()).append(" nodes");
     kinds.forEach(
         (kind, count) -> text.append(", ").append(count).append(' ').append(plural(kind, count)));
-    return text.append("; a replay enqueues ").append(plan.size()).append(" items").toString();
+    text.append("; a replay enqueues ").append(plan.items().size()).append(" items");
+    return plan.deviceWork().isEmpty()
+        ? text.toString()
+        : text.append("; device work: ").append(plan.deviceWork()).toString();
   }
 
   private static String plural(GraphNode.Kind kind, int count) {
