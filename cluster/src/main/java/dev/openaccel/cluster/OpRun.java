@@ -2,6 +2,7 @@ package dev.openaccel.cluster;
 
 import dev.openaccel.runtime.DeviceExecutionException;
 import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
 import java.util.concurrent.CompletableFuture;
@@ -76,14 +77,25 @@ final class OpRun {
   /** Exchanges descriptors, then runs {@code algorithm} if every peer agrees. */
   CompletableFuture<Void> run(Supplier<CompletableFuture<Void>> algorithm) {
     byte[] mine = descriptor.getBytes(StandardCharsets.UTF_8);
-    List<CompletableFuture<Void>> checks = new java.util.ArrayList<>();
+    List<CompletableFuture<?>> exchange = new ArrayList<>();
+    List<CompletableFuture<byte[]>> theirs = new ArrayList<>();
     for (int peer : peers) {
       take(peer, GroupChannel.ABORT, peerSide, 0).thenAccept(reason -> aborted(peer, reason));
-      checks.add(send(peer, GroupChannel.DESCRIPTOR, side, 0, mine));
-      checks.add(take(peer, GroupChannel.DESCRIPTOR, peerSide, 0).thenAccept(d -> check(peer, d)));
+      exchange.add(send(peer, GroupChannel.DESCRIPTOR, side, 0, mine));
+      theirs.add(take(peer, GroupChannel.DESCRIPTOR, peerSide, 0));
     }
+    exchange.addAll(theirs);
+    // Compared once all arrived, so that a disagreement leaves no descriptor behind.
+    CompletableFuture<Void> agreed =
+        all(exchange)
+            .thenRun(
+                () -> {
+                  for (int i = 0; i < peers.size(); i++) {
+                    check(peers.get(i), theirs.get(i).join());
+                  }
+                });
     result.whenComplete((value, failure) -> ended(failure));
-    all(checks)
+    agreed
         .thenComposeAsync(ignored -> algorithm.get(), executor)
         .whenComplete(
             (value, failure) -> {
