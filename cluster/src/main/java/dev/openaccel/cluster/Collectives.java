@@ -101,9 +101,9 @@ public final class Collectives {
     bulk.mailbox().purge(tag);
   }
 
-  /** Messages and takes of the collectives held on this node, for tests. */
-  int heldMessages() {
-    return bulk.mailbox().size();
+  /** Messages and takes of the group {@code name} held on this node, for tests. */
+  int heldMessages(String name) {
+    return bulk.mailbox().size(GroupChannel.tagOf(name));
   }
 
   private int checkMembers(String name, List<RemoteDevice> members, RemoteDevice device) {
@@ -140,36 +140,30 @@ public final class Collectives {
     String mine = channel.members().toString();
     Set<Integer> missing = new ConcurrentSkipListSet<>();
     List<CompletableFuture<?>> steps = new ArrayList<>();
+    List<Integer> peers = new ArrayList<>();
+    List<CompletableFuture<byte[]>> theirs = new ArrayList<>();
     for (int member = 0; member < channel.size(); member++) {
-      if (member == channel.rank()) {
-        continue;
+      if (member != channel.rank()) {
+        int peer = member;
+        peers.add(peer);
+        missing.add(peer);
+        steps.add(channel.send(peer, message, mine.getBytes(StandardCharsets.UTF_8)));
+        theirs.add(channel.take(peer, message).whenComplete((b, e) -> missing.remove(peer)));
       }
-      int peer = member;
-      missing.add(peer);
-      steps.add(channel.send(peer, message, mine.getBytes(StandardCharsets.UTF_8)));
-      steps.add(
-          channel
-              .take(peer, message)
-              .thenAccept(
-                  bytes -> {
-                    String theirs = new String(bytes, StandardCharsets.UTF_8);
-                    if (!theirs.equals(mine)) {
-                      throw new IllegalArgumentException(
-                          "process group '"
-                              + channel.group()
-                              + "': members disagree: "
-                              + channel.describe(channel.rank())
-                              + " has members "
-                              + mine
-                              + " but "
-                              + channel.describe(peer)
-                              + " has "
-                              + theirs);
-                    }
-                    missing.remove(peer);
-                  }));
     }
-    CompletableFuture<Void> joined = OpRun.all(steps);
+    steps.addAll(theirs);
+    // Compared once all arrived, so that a disagreement leaves no join behind.
+    CompletableFuture<Void> joined = new CompletableFuture<>();
+    OpRun.all(steps)
+        .thenRun(() -> compare(channel, mine, peers, theirs))
+        .whenComplete(
+            (v, failure) -> {
+              if (failure == null) {
+                joined.complete(null);
+              } else {
+                joined.completeExceptionally(Failures.unwrap(failure));
+              }
+            });
     var timer =
         system
             .scheduler()
@@ -196,5 +190,25 @@ public final class Collectives {
             channel.cancel(peer, message);
           }
         });
+  }
+
+  private static void compare(
+      GroupChannel channel, String mine, List<Integer> peers, List<CompletableFuture<byte[]>> all) {
+    for (int i = 0; i < peers.size(); i++) {
+      String theirs = new String(all.get(i).join(), StandardCharsets.UTF_8);
+      if (!theirs.equals(mine)) {
+        throw new IllegalArgumentException(
+            "process group '"
+                + channel.group()
+                + "': members disagree: "
+                + channel.describe(channel.rank())
+                + " has members "
+                + mine
+                + " but "
+                + channel.describe(peers.get(i))
+                + " has "
+                + theirs);
+      }
+    }
   }
 }

@@ -9,6 +9,7 @@ import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
 import org.apache.pekko.actor.typed.ActorSystem;
@@ -18,7 +19,8 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * checked the call: collectives in one sequence per group, sends and receives in one sequence per
  * direction of each pair. Internal.
  *
- * <p>Owns: the counters (atomic).
+ * <p>Owns: the counters and the count of operations not ended (atomic; the operation that ends last
+ * after {@link #destroy} runs what the group does at its end).
  */
 final class GroupOps {
   private final GroupChannel channel;
@@ -27,6 +29,9 @@ final class GroupOps {
   private final ActorSystem<?> system;
   private final AtomicLong collectives = new AtomicLong();
   private final Map<Integer, AtomicLong> pairs = new ConcurrentHashMap<>();
+  // The operations enqueued and not ended, plus one while the group is not destroyed.
+  private final AtomicInteger pending = new AtomicInteger(1);
+  private volatile Runnable ended; // written once, by destroy, before its release
 
   GroupOps(GroupChannel channel, int chunk, Executor executor, ActorSystem<?> system) {
     this.channel = channel;
@@ -114,15 +119,37 @@ final class GroupOps {
       ByteBuffer outHost,
       Function<Ring, CompletableFuture<Void>> algorithm) {
     Ring ring = new Ring(run, channel.size(), channel.rank(), chunk, executor);
-    return StreamSlot.enqueue(
-        stream,
-        what,
-        input,
-        inHost,
-        output,
-        outHost,
-        () -> run.run(() -> channel.size() == 1 ? Ring.done() : algorithm.apply(ring)),
-        executor,
-        system);
+    pending.incrementAndGet();
+    Work work;
+    try {
+      work =
+          StreamSlot.enqueue(
+              stream,
+              what,
+              input,
+              inHost,
+              output,
+              outHost,
+              () -> run.run(() -> channel.size() == 1 ? Ring.done() : algorithm.apply(ring)),
+              executor,
+              system);
+    } catch (RuntimeException e) {
+      release();
+      throw e;
+    }
+    work.completion().whenComplete((value, failure) -> release());
+    return work;
+  }
+
+  /** The group was destroyed: {@code ended} runs once every operation enqueued has ended. */
+  void destroy(Runnable ended) {
+    this.ended = ended;
+    release();
+  }
+
+  private void release() {
+    if (pending.decrementAndGet() == 0) {
+      ended.run();
+    }
   }
 }

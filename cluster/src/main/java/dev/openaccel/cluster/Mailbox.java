@@ -102,8 +102,8 @@ final class Mailbox {
     slots.entrySet().removeIf(e -> e.getKey().transferId() == tag && !e.getValue().taken);
   }
 
-  /** The messages and takes held, for tests that check nothing is left behind. */
-  int size() {
-    return slots.size();
+  /** The messages and takes held for the group tagged {@code tag}, for tests. */
+  int size(long tag) {
+    return (int) slots.keySet().stream().filter(key -> key.transferId() == tag).count();
   }
 }

@@ -216,13 +216,13 @@ public final class ProcessGroup {
   }
 
   /**
-   * Ends this member's use of the group: later calls throw {@link IllegalStateException}; messages
-   * that arrived for it and were not taken are dropped. Operations enqueued before still run.
-   * Idempotent. The name can be created again once every member destroyed it.
+   * Ends this member's use of the group: later calls throw {@link IllegalStateException}.
+   * Operations enqueued before still run; once they all ended, the messages that arrived for the
+   * group and were not taken are dropped and the name can be created again here. Idempotent.
    */
   public void destroy() {
     if (destroyed.compareAndSet(false, true)) {
-      owner.destroyed(this, channel.tag());
+      ops.destroy(() -> owner.destroyed(this, channel.tag()));
     }
   }
 

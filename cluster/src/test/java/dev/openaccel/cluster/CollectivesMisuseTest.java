@@ -7,9 +7,11 @@ import static org.junit.jupiter.api.Assertions.assertTrue;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Stream;
+import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
@@ -130,9 +132,7 @@ class CollectivesMisuseTest {
       }
       // Every member counted the failed calls: the next collective is one operation again.
       groups.onAll(sum);
-      for (int rank = 0; rank < 3; rank++) {
-        assertEquals(0, cluster.node(rank).collectives().heldMessages());
-      }
+      Groups.awaitNothingHeld(cluster, 3, "disagree");
     }
   }
 
@@ -200,6 +200,45 @@ class CollectivesMisuseTest {
         "process group 'destroyed' was destroyed on this member");
     try (Groups again = Groups.create(cluster, 3, "destroyed")) {
       again.onAll(rank -> again.group(rank).barrier(again.stream(rank)));
+    }
+  }
+
+  @Test
+  void destroyLetsTheOperationsEnqueuedBeforeFinish() throws Exception {
+    Groups groups = Groups.create(cluster, 3, "destroy-pending");
+    List<DeviceBuffer> data = new ArrayList<>();
+    for (int rank = 0; rank < 3; rank++) {
+      data.add(groups.buffer(rank, ByteBuffer.allocate(40).putInt(0, rank).array()));
+    }
+    CountDownLatch gate = new CountDownLatch(1);
+    groups.stream(0).launch("gate", () -> awaitGate(gate));
+    List<Work> works = new ArrayList<>();
+    for (int rank = 0; rank < 3; rank++) {
+      works.add(
+          groups
+              .group(rank)
+              .allReduce(
+                  groups.stream(rank),
+                  data.get(rank),
+                  data.get(rank),
+                  ElementType.INT32,
+                  ReduceOp.SUM));
+    }
+    groups.group(0).destroy(); // while its all-reduce waits behind the gate
+    gate.countDown();
+    for (int rank = 0; rank < 3; rank++) {
+      assertTrue(works.get(rank).synchronize(TestCluster.WAIT));
+      assertEquals(3, ByteBuffer.wrap(groups.read(rank, data.get(rank))).getInt(0));
+    }
+    groups.close();
+    Groups.awaitNothingHeld(cluster, 3, "destroy-pending");
+  }
+
+  private static void awaitGate(CountDownLatch gate) {
+    try {
+      assertTrue(gate.await(TestCluster.WAIT.toSeconds(), TimeUnit.SECONDS));
+    } catch (InterruptedException e) {
+      Thread.currentThread().interrupt();
     }
   }
 
@@ -278,6 +317,7 @@ class CollectivesMisuseTest {
       assertTrue(
           message.contains(straight.toString()) && message.contains(swapped.toString()), message);
     }
+    Groups.awaitNothingHeld(cluster, 3, "lists"); // compared once all joins arrived
   }
 
   private static void assertMessage(Class<? extends Throwable> type, Runnable call, String part) {

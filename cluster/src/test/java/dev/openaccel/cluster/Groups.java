@@ -10,6 +10,7 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 
 /**
@@ -63,6 +64,24 @@ final class Groups implements AutoCloseable {
       return stage.get(TestCluster.WAIT.toSeconds(), TimeUnit.SECONDS);
     } catch (Exception e) {
       throw new AssertionError("not completed within " + TestCluster.WAIT, e);
+    }
+  }
+
+  /**
+   * Waits, bounded, until no node of {@code cluster} holds a message or take of group {@code name}
+   * (an operation forgets its takes as it ends, alongside its Work's completion).
+   */
+  static void awaitNothingHeld(TestCluster cluster, int nodes, String name) {
+    long deadline = System.nanoTime() + TestCluster.WAIT.toNanos();
+    for (int node = 0; node < nodes; node++) {
+      Collectives collectives = cluster.node(node).collectives();
+      while (collectives.heldMessages(name) != 0) {
+        int n = node;
+        assertTrue(
+            System.nanoTime() < deadline,
+            () -> "node " + n + " still holds " + collectives.heldMessages(name) + " of " + name);
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+      }
     }
   }
 
