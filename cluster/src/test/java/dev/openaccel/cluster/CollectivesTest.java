@@ -79,6 +79,18 @@ class CollectivesTest {
   }
 
   @Test
+  void aGroupOfOneMemberGivesItsOwnInput() {
+    try (Groups groups = Groups.create(cluster, 1, "alone")) {
+      checkAllReduce(groups, ElementType.FLOAT64, ReduceOp.AVERAGE, 1001, 7);
+      byte[] data = Reference.random(ElementType.INT32, 10, 3);
+      DeviceBuffer in = groups.buffer(0, data);
+      DeviceBuffer out = groups.empty(0, data.length);
+      groups.onAll(rank -> groups.group(0).allGather(groups.stream(0), in, out, ElementType.INT32));
+      assertArrayEquals(data, groups.read(0, out));
+    }
+  }
+
+  @Test
   void broadcastFromEveryRootReachesEveryMember() {
     try (Groups groups = Groups.create(cluster, 3, "broadcast")) {
       for (ElementType type : ElementType.values()) {
