@@ -137,6 +137,48 @@ class CollectivesMisuseTest {
   }
 
   @Test
+  void anAbortFromAMemberFailsTheOperationThereAndOnTheMembersThatComeLater() {
+    try (Groups groups = Groups.create(cluster, 3, "aborted")) {
+      List<DeviceBuffer> data = new ArrayList<>();
+      for (int rank = 0; rank < 3; rank++) {
+        data.add(groups.empty(rank, 400));
+      }
+      IntFunction<Work> allReduce =
+          rank ->
+              groups
+                  .group(rank)
+                  .allReduce(
+                      groups.stream(rank),
+                      data.get(rank),
+                      data.get(rank),
+                      ElementType.FLOAT32,
+                      ReduceOp.SUM);
+      Work first = allReduce.apply(0);
+      // Rank 1 says it failed this operation, as a member whose own part failed would.
+      new GroupChannel("aborted", Groups.members(cluster, 3), 1, cluster.node(1).bulk())
+          .send(0, GroupChannel.message(GroupChannel.ABORT, 0, 0, 0), "boom".getBytes());
+      DeviceExecutionException e =
+          assertThrows(DeviceExecutionException.class, () -> first.synchronize(TestCluster.WAIT));
+      assertEquals(
+          "allReduce #0 of group 'aborted' on rank 0: rank 1 ("
+              + cluster.device(1, 0)
+              + ") failed: boom",
+          e.getMessage());
+      // Rank 0 passed its failure on: the others fail the operation when they reach it.
+      List<Work> later = List.of(allReduce.apply(1), allReduce.apply(2));
+      for (Work work : later) {
+        DeviceExecutionException passedOn =
+            assertThrows(DeviceExecutionException.class, () -> work.synchronize(TestCluster.WAIT));
+        assertTrue(passedOn.getMessage().contains("failed: boom"), passedOn.getMessage());
+      }
+      for (int rank = 0; rank < 3; rank++) {
+        assertThrows(DeviceExecutionException.class, groups.stream(rank)::synchronize);
+      }
+      groups.onAll(allReduce); // the next operation runs on all
+    }
+  }
+
+  @Test
   void badBuffersStreamsAndRanksThrowAtTheCall() {
     try (Groups groups = Groups.create(cluster, 3, "bad-calls")) {
       ProcessGroup group = groups.group(0);

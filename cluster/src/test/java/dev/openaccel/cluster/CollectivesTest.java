@@ -5,6 +5,7 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.Stream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.Arrays;
@@ -253,6 +254,32 @@ class CollectivesTest {
         Arrays.fill(expected, 12);
         assertArrayEquals(expected, ints(groups.read(rank, data.get(rank))), "rank " + rank);
         assertTrue(works.get(rank).isDone());
+      }
+    }
+  }
+
+  @Test
+  void anotherStreamThatBlocksOnTheWorkSeesTheResult() {
+    try (Groups groups = Groups.create(cluster, 3, "block")) {
+      List<DeviceBuffer> outs = new ArrayList<>();
+      List<Work> works = new ArrayList<>();
+      for (int rank = 0; rank < 3; rank++) {
+        DeviceBuffer in = groups.buffer(rank, ByteBuffer.allocate(8).putLong(0, rank + 1).array());
+        outs.add(groups.empty(rank, 8));
+        works.add(
+            groups
+                .group(rank)
+                .allReduce(
+                    groups.stream(rank), in, outs.get(rank), ElementType.INT64, ReduceOp.MAX));
+      }
+      for (int rank = 0; rank < 3; rank++) {
+        Stream other = groups.accelerator(rank).newStream(groups.group(rank).device().device());
+        works.get(rank).block(other);
+        ByteBuffer host = ByteBuffer.allocate(8);
+        other.copyToHost(outs.get(rank), host);
+        other.synchronize();
+        assertEquals(3, host.getLong(0), "rank " + rank);
+        other.close();
       }
     }
   }
