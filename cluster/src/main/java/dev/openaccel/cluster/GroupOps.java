@@ -134,6 +134,7 @@ final class GroupOps {
               executor,
               system);
     } catch (RuntimeException e) {
+      run.abandon(e); // its number is taken: the peers must fail it too
       release();
       throw e;
     }

@@ -24,7 +24,8 @@ import java.util.function.Supplier;
  * the others an abort with its reason, so that a member waiting for bytes the failed one will never
  * send fails too. What this operation took and did not get is forgotten when it ends.
  *
- * <p>Owns: the result (completed once) and the queue of messages taken, both thread-safe.
+ * <p>Owns: the result (completed once), the queue of messages taken, and whether it started or was
+ * abandoned, all thread-safe.
  */
 final class OpRun {
   private final GroupChannel channel;
@@ -39,6 +40,7 @@ final class OpRun {
   private final Queue<long[]> taken = new ConcurrentLinkedQueue<>();
   private final CompletableFuture<Void> result = new CompletableFuture<>();
   private final AtomicBoolean disagreed = new AtomicBoolean();
+  private final AtomicBoolean started = new AtomicBoolean();
 
   OpRun(
       GroupChannel channel,
@@ -76,6 +78,9 @@ final class OpRun {
 
   /** Exchanges descriptors, then runs {@code algorithm} if every peer agrees. */
   CompletableFuture<Void> run(Supplier<CompletableFuture<Void>> algorithm) {
+    if (started.getAndSet(true)) {
+      return result; // abandoned at the call
+    }
     byte[] mine = descriptor.getBytes(StandardCharsets.UTF_8);
     List<CompletableFuture<?>> exchange = new ArrayList<>();
     List<CompletableFuture<byte[]>> theirs = new ArrayList<>();
@@ -106,6 +111,17 @@ final class OpRun {
               }
             });
     return result;
+  }
+
+  /**
+   * The call could not enqueue this operation: it fails here and, by an abort, on the peers, so
+   * that every member still counts it and the next operation is aligned.
+   */
+  void abandon(Throwable failure) {
+    if (!started.getAndSet(true)) {
+      result.whenComplete((value, failed) -> ended(failed));
+    }
+    fail(failure);
   }
 
   /** Sends a piece of data of step {@code step} to {@code member}. */

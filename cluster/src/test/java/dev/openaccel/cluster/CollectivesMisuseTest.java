@@ -179,6 +179,43 @@ class CollectivesMisuseTest {
   }
 
   @Test
+  void aCallThatCannotEnqueueFailsThereAndOnThePeersAndKeepsTheOrder() {
+    try (Groups groups = Groups.create(cluster, 3, "not-enqueued")) {
+      List<DeviceBuffer> data = new ArrayList<>();
+      for (int rank = 0; rank < 3; rank++) {
+        data.add(groups.empty(rank, 40));
+      }
+      Stream closed = groups.accelerator(0).newStream(groups.group(0).device().device());
+      closed.close();
+      assertMessage(
+          IllegalStateException.class,
+          () ->
+              groups
+                  .group(0)
+                  .allReduce(closed, data.get(0), data.get(0), ElementType.INT32, ReduceOp.SUM),
+          "accepts no more work");
+      for (int rank = 1; rank < 3; rank++) {
+        Work work =
+            groups
+                .group(rank)
+                .allReduce(
+                    groups.stream(rank),
+                    data.get(rank),
+                    data.get(rank),
+                    ElementType.INT32,
+                    ReduceOp.SUM);
+        DeviceExecutionException e =
+            assertThrows(DeviceExecutionException.class, () -> work.synchronize(TestCluster.WAIT));
+        assertTrue(
+            e.getMessage().contains("rank 0 (" + cluster.device(0, 0) + ") failed: allReduce #0"),
+            e.getMessage());
+        assertThrows(DeviceExecutionException.class, groups.stream(rank)::synchronize);
+      }
+      groups.onAll(rank -> groups.group(rank).barrier(groups.stream(rank)));
+    }
+  }
+
+  @Test
   void badBuffersStreamsAndRanksThrowAtTheCall() {
     try (Groups groups = Groups.create(cluster, 3, "bad-calls")) {
       ProcessGroup group = groups.group(0);
