@@ -165,7 +165,8 @@ final class Ring {
         new int[] {0, work.length},
         (k, j, from, length) ->
             pieces.add(
-                op.take(peer, 0, j).thenAccept(q -> System.arraycopy(q, 0, work, from, length))));
+                op.take(peer, 0, j)
+                    .thenAcceptAsync(q -> System.arraycopy(q, 0, work, from, length), executor)));
     return OpRun.all(pieces);
   }
 
