@@ -13,7 +13,8 @@ import org.apache.pekko.actor.typed.Props;
 
 /**
  * This node's end of the bulk lanes: one {@link BulkSender} per node it sends bytes to, the {@link
- * Inbox} for bytes it receives, the {@link ChunkPool} both use, and transfer ids. Internal.
+ * Inbox} for bytes it receives (the {@link Mailbox} for the collectives' messages), the {@link
+ * ChunkPool} both use, and transfer ids. Internal.
  *
  * <p>Transfer ids: a node that sends bytes on its own initiative (a write, a pushed copy) numbers
  * the transfer with a positive id; a node that asks for bytes (a read, a pulled copy) with a
@@ -35,6 +36,7 @@ final class Bulk {
   private final Membership members;
   private final ChunkPool pool;
   private final Inbox inbox;
+  private final Mailbox mailbox;
   private final Map<String, ActorRef<BulkSender.Command>> senders = new ConcurrentHashMap<>();
   private final Map<String, AtomicLong> peaks = new ConcurrentHashMap<>();
   private final AtomicLong ids = new AtomicLong();
@@ -46,12 +48,20 @@ final class Bulk {
     this.members = members;
     this.pool = ChunkPool.of(system);
     this.inbox = new Inbox(settings.bulkTimeout(), pool);
+    this.mailbox = new Mailbox(members);
     system.systemActorOf(
-        BulkReceiver.create(inbox, members, settings.bulkTimeout()), BulkReceiver.NAME, ON_OWN);
+        BulkReceiver.create(inbox, mailbox, members, settings.bulkTimeout()),
+        BulkReceiver.NAME,
+        ON_OWN);
   }
 
   Inbox inbox() {
     return inbox;
+  }
+
+  /** Where the messages of the collectives arrive. */
+  Mailbox mailbox() {
+    return mailbox;
   }
 
   /** A new id for a transfer this node starts by sending. */
@@ -115,6 +125,7 @@ final class Bulk {
       sender.tell(new BulkSender.Stop(why));
     }
     inbox.nodeLeft(node, why);
+    mailbox.nodeLeft(node, why);
   }
 
   private ActorRef<BulkSender.Command> spawnSender(String node) {

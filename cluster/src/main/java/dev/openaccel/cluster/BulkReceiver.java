@@ -9,9 +9,10 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 /**
  * Takes in the bulk data other nodes send this one (a system actor named {@link #NAME}, a
  * large-message destination in {@code reference.conf}), hands each chunk to the {@link Inbox} and
- * gives its sender the credit back when the chunk asks for it. Chunks from nodes that are not
- * members are dropped (their arrays go back to the {@link ChunkPool}). An {@link
- * BulkProtocol.Abort} fails the chunks of its transfer that will not come. Internal.
+ * gives its sender the credit back when the chunk asks for it (a collective's message to the {@link
+ * Mailbox}). Chunks from nodes that are not members are dropped (their arrays go back to the {@link
+ * ChunkPool}). An {@link BulkProtocol.Abort} fails the chunks of its transfer that will not come.
+ * Internal.
  *
  * <p>Owns nothing: the state is the inbox's.
  */
@@ -24,7 +25,8 @@ final class BulkReceiver {
     INSTANCE
   }
 
-  static Behavior<BulkMessage> create(Inbox inbox, Membership members, Duration timeout) {
+  static Behavior<BulkMessage> create(
+      Inbox inbox, Mailbox mailbox, Membership members, Duration timeout) {
     return Behaviors.withTimers(
         timers -> {
           timers.startTimerWithFixedDelay(Tick.INSTANCE, timeout.dividedBy(4));
@@ -33,9 +35,11 @@ final class BulkReceiver {
                   BulkProtocol.Chunk.class,
                   chunk -> {
                     String from = chunk.replyTo().path().address().toString();
-                    if (members.admits(from)) {
-                      inbox.arrived(
-                          new Inbox.Key(from, chunk.transferId(), chunk.offset()), chunk.bytes());
+                    Inbox.Key key = new Inbox.Key(from, chunk.transferId(), chunk.offset());
+                    if (members.admits(from) && Mailbox.carries(chunk.transferId())) {
+                      mailbox.arrived(key, chunk.bytes());
+                    } else if (members.admits(from)) {
+                      inbox.arrived(key, chunk.bytes());
                     } else {
                       inbox.recycle(chunk.data());
                     }

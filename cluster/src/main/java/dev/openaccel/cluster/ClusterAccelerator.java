@@ -58,10 +58,11 @@ public final class ClusterAccelerator implements Extension {
     this.accelerator = Accelerator.get(system);
     this.self = system.address().toString();
     ClusterSettings settings = ClusterSettings.from(system.settings().config());
+    CollectiveSettings collectives = CollectiveSettings.from(system.settings().config());
     String provider = system.settings().config().getString("pekko.actor.provider");
     this.node =
         ClusterNode.isClusterProvider(provider)
-            ? new ClusterNode(system, accelerator, kernels, self, settings)
+            ? new ClusterNode(system, accelerator, kernels, self, settings, collectives)
             : null;
   }
 
@@ -95,6 +96,12 @@ public final class ClusterAccelerator implements Extension {
   /** The kernels this node runs for launches by name. */
   public KernelRegistry kernels() {
     return kernels;
+  }
+
+  /** This node's process groups: collectives over devices of several nodes. */
+  public Collectives collectives() {
+    active();
+    return node.collectives();
   }
 
   /** The nodes known with their devices, this one included, sorted. */

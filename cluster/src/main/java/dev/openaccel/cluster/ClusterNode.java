@@ -9,9 +9,9 @@ import org.apache.pekko.cluster.typed.Cluster;
 /**
  * The parts of this node once its actor system is a cluster node, wired together: the bulk lanes,
  * this node's own devices and resources ({@link LocalNode}), the other nodes ({@link Nodes}), waits
- * on events of any node, and the gateway and directory actors. Registers the node's {@link
- * RemoteEvents} with the runtime through the SPI's one extension point for distribution modules,
- * {@link dev.openaccel.runtime.spi.RemoteEvents#register}, so that {@code
+ * on events of any node, the {@link Collectives}, and the gateway and directory actors. Registers
+ * the node's {@link RemoteEvents} with the runtime through the SPI's one extension point for
+ * distribution modules, {@link dev.openaccel.runtime.spi.RemoteEvents#register}, so that {@code
  * Accelerator.openEvent(handle)} opens handles of other nodes. Internal.
  *
  * <p>Owns nothing mutable itself: its parts are fixed at construction.
@@ -22,13 +22,15 @@ final class ClusterNode {
   private final Nodes nodes;
   private final Waits waits;
   private final RemoteEvents remoteEvents;
+  private final Collectives collectives;
 
   ClusterNode(
       ActorSystem<?> system,
       Accelerator accelerator,
       KernelRegistry kernels,
       String self,
-      ClusterSettings settings) {
+      ClusterSettings settings,
+      CollectiveSettings collectiveSettings) {
     Membership membership = new Membership(Cluster.get(system), self);
     this.bulk = new Bulk(system, settings, membership);
     // Copies to or from another node need that node's port: looked up when the copy runs.
@@ -42,6 +44,7 @@ final class ClusterNode {
             bulk,
             membership);
     this.waits = new Waits(nodes, self);
+    this.collectives = new Collectives(system, self, bulk, collectiveSettings);
     this.remoteEvents =
         new RemoteEvents(system, accelerator, nodes, waits, settings.controlTimeout());
     ActorRef<GatewayProtocol.Command> gateway =
@@ -71,6 +74,10 @@ final class ClusterNode {
 
   Waits waits() {
     return waits;
+  }
+
+  Collectives collectives() {
+    return collectives;
   }
 
   RemoteEvents remoteEvents() {

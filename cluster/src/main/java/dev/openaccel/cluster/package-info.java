@@ -15,7 +15,10 @@
  * <p>Public: {@link dev.openaccel.cluster.ClusterAccelerator}, {@link
  * dev.openaccel.cluster.RemoteDevice}, {@link dev.openaccel.cluster.RemoteStream}, {@link
  * dev.openaccel.cluster.RemoteBuffer}, {@link dev.openaccel.cluster.KernelRegistry}, {@link
- * dev.openaccel.cluster.RemoteKernel}, {@link dev.openaccel.cluster.ClusterMessage}. Everything
- * else is internal (package-private).
+ * dev.openaccel.cluster.RemoteKernel}, {@link dev.openaccel.cluster.ClusterMessage}, and the
+ * collectives: {@link dev.openaccel.cluster.Collectives}, {@link
+ * dev.openaccel.cluster.ProcessGroup}, {@link dev.openaccel.cluster.Work}, {@link
+ * dev.openaccel.cluster.ElementType}, {@link dev.openaccel.cluster.ReduceOp}. Everything else is
+ * internal (package-private).
  */
 package dev.openaccel.cluster;

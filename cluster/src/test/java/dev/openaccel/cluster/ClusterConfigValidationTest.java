@@ -13,7 +13,8 @@ import org.junit.jupiter.api.TestFactory;
 /**
  * Every {@code openaccel.cluster.} key, given a bad value, fails the creation of the system's
  * extension with an {@link IllegalArgumentException} naming the key, the value and what is allowed.
- * ({@code openaccel.cluster.bulk-dispatcher} is a Pekko dispatcher, whose keys Pekko checks.)
+ * ({@code openaccel.cluster.bulk-dispatcher} and {@code openaccel.cluster.collectives.dispatcher}
+ * are Pekko dispatchers, whose keys Pekko checks.)
  */
 class ClusterConfigValidationTest {
   private static final Map<String, String> BAD = new LinkedHashMap<>();
@@ -22,6 +23,8 @@ class ClusterConfigValidationTest {
     BAD.put("openaccel.cluster.control-timeout", "never");
     BAD.put("openaccel.cluster.bulk.window", "1");
     BAD.put("openaccel.cluster.bulk.timeout", "0s");
+    BAD.put("openaccel.cluster.collectives.join-timeout", "0s");
+    BAD.put("openaccel.cluster.collectives.chunk", "1MiB");
   }
 
   @TestFactory

@@ -1,0 +1,34 @@
+package dev.openaccel.cluster;
+
+import com.typesafe.config.Config;
+import dev.openaccel.runtime.spi.ConfigValues;
+import java.time.Duration;
+
+/**
+ * The {@code openaccel.cluster.collectives} settings, checked once when the extension starts.
+ * Internal.
+ *
+ * @param joinTimeout how long creating a process group waits for every member to join
+ * @param chunk the size of the pieces the collectives cut their transfers into
+ */
+record CollectiveSettings(Duration joinTimeout, int chunk) {
+  static final String JOIN_TIMEOUT = "openaccel.cluster.collectives.join-timeout";
+  static final String CHUNK = "openaccel.cluster.collectives.chunk";
+  static final int MIN_CHUNK = 1024;
+
+  static CollectiveSettings from(Config config) {
+    Duration join = ConfigValues.durationAtLeast(config, JOIN_TIMEOUT, Duration.ofMillis(1));
+    long chunk = ConfigValues.bytesAtLeast(config, CHUNK, MIN_CHUNK);
+    if (chunk > NodeCopy.CHUNK || chunk % 8 != 0) {
+      throw ConfigValues.invalid(
+          config,
+          CHUNK,
+          "a multiple of 8 bytes from "
+              + MIN_CHUNK
+              + " to the bulk lane's chunk of "
+              + NodeCopy.CHUNK
+              + " bytes");
+    }
+    return new CollectiveSettings(join, (int) chunk);
+  }
+}

@@ -1,0 +1,214 @@
+package dev.openaccel.cluster;
+
+import dev.openaccel.runtime.DeviceExecutionException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.HashSet;
+import java.util.List;
+import java.util.Map;
+import java.util.Objects;
+import java.util.Set;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.CompletionStage;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.ConcurrentSkipListSet;
+import org.apache.pekko.actor.typed.ActorSystem;
+import org.apache.pekko.actor.typed.DispatcherSelector;
+import scala.concurrent.ExecutionContextExecutor;
+
+/**
+ * Creates this node's {@link ProcessGroup}s ({@link ClusterAccelerator#collectives()}). A group is
+ * created collectively: every member calls {@link #create} with the same name and member list, on
+ * the member's own node, and each call completes once every member has joined. This class is
+ * thread-safe.
+ *
+ * <p>Owns: the names of the groups open on this node, by tag (a concurrent map).
+ */
+public final class Collectives {
+  private final ActorSystem<?> system;
+  private final String self;
+  private final Bulk bulk;
+  private final CollectiveSettings settings;
+  private final ExecutionContextExecutor executor;
+  private final Map<Long, String> open = new ConcurrentHashMap<>();
+
+  Collectives(ActorSystem<?> system, String self, Bulk bulk, CollectiveSettings settings) {
+    this.system = system;
+    this.self = self;
+    this.bulk = bulk;
+    this.settings = settings;
+    this.executor =
+        system
+            .dispatchers()
+            .lookup(DispatcherSelector.fromConfig("openaccel.cluster.collectives.dispatcher"));
+  }
+
+  /**
+   * Creates this member's end of the group {@code name} of {@code members} (devices of distinct
+   * nodes, in rank order) for {@code device}, one of them on this node; waits until every member
+   * has joined.
+   *
+   * @throws IllegalArgumentException if the name is empty, the members are empty, more than 256,
+   *     name a node twice, or do not include {@code device}, or {@code device} is of another node;
+   *     or if members disagree on the member list (naming both)
+   * @throws IllegalStateException if a group of that name (or of the same tag) is open here
+   * @throws DeviceExecutionException naming the members that did not join within {@code
+   *     openaccel.cluster.collectives.join-timeout}, or a member that left the cluster
+   */
+  public ProcessGroup create(String name, List<RemoteDevice> members, RemoteDevice device) {
+    return Blocking.await(
+        system,
+        createAsync(name, members, device),
+        "Collectives.create",
+        "Collectives.createAsync");
+  }
+
+  /** Like {@link #create}, without blocking: the stage fails instead (misuse throws at once). */
+  public CompletionStage<ProcessGroup> createAsync(
+      String name, List<RemoteDevice> members, RemoteDevice device) {
+    Objects.requireNonNull(name, "name");
+    Objects.requireNonNull(device, "device");
+    List<RemoteDevice> all = List.copyOf(members);
+    int rank = checkMembers(name, all, device);
+    long tag = GroupChannel.tagOf(name);
+    String before = open.putIfAbsent(tag, name);
+    if (before != null) {
+      throw new IllegalStateException(
+          "process group '"
+              + name
+              + "' cannot be created on "
+              + self
+              + ": group '"
+              + before
+              + "' (the same tag) is open here; destroy it or choose another name");
+    }
+    GroupChannel channel = new GroupChannel(name, all, rank, bulk);
+    CompletableFuture<ProcessGroup> created =
+        join(channel)
+            .thenApply(v -> new ProcessGroup(channel, this, settings.chunk(), executor, system));
+    created.whenComplete(
+        (group, failure) -> {
+          if (failure != null) {
+            destroyed(null, tag);
+          }
+        });
+    return created;
+  }
+
+  /** The group tagged {@code tag} ended on this node. */
+  void destroyed(ProcessGroup group, long tag) {
+    open.remove(tag);
+    bulk.mailbox().purge(tag);
+  }
+
+  /** Messages and takes of the group {@code name} held on this node, for tests. */
+  int heldMessages(String name) {
+    return bulk.mailbox().size(GroupChannel.tagOf(name));
+  }
+
+  private int checkMembers(String name, List<RemoteDevice> members, RemoteDevice device) {
+    if (name.isEmpty() || members.isEmpty() || members.size() > GroupChannel.MAX_MEMBERS) {
+      throw new IllegalArgumentException(
+          "a process group needs a name and 1 to "
+              + GroupChannel.MAX_MEMBERS
+              + " members, got '"
+              + name
+              + "' with "
+              + members.size());
+    }
+    Set<String> nodes = new HashSet<>();
+    for (RemoteDevice member : members) {
+      if (!nodes.add(member.node())) {
+        throw new IllegalArgumentException(
+            "process group '" + name + "': node " + member.node() + " is named twice: " + members);
+      }
+    }
+    if (!device.node().equals(self)) {
+      throw new IllegalArgumentException(
+          "process group '" + name + "': " + device + " is a device of another node than " + self);
+    }
+    int rank = members.indexOf(device);
+    if (rank < 0) {
+      throw new IllegalArgumentException(
+          "process group '" + name + "': " + device + " is not a member of " + members);
+    }
+    return rank;
+  }
+
+  private CompletableFuture<Void> join(GroupChannel channel) {
+    long message = GroupChannel.message(GroupChannel.JOIN, 0, 0, 0);
+    String mine = channel.members().toString();
+    Set<Integer> missing = new ConcurrentSkipListSet<>();
+    List<CompletableFuture<?>> steps = new ArrayList<>();
+    List<Integer> peers = new ArrayList<>();
+    List<CompletableFuture<byte[]>> theirs = new ArrayList<>();
+    for (int member = 0; member < channel.size(); member++) {
+      if (member != channel.rank()) {
+        int peer = member;
+        peers.add(peer);
+        missing.add(peer);
+        steps.add(channel.send(peer, message, mine.getBytes(StandardCharsets.UTF_8)));
+        theirs.add(channel.take(peer, message).whenComplete((b, e) -> missing.remove(peer)));
+      }
+    }
+    steps.addAll(theirs);
+    // Compared once all arrived, so that a disagreement leaves no join behind.
+    CompletableFuture<Void> joined = new CompletableFuture<>();
+    OpRun.all(steps)
+        .thenRun(() -> compare(channel, mine, peers, theirs))
+        .whenComplete(
+            (v, failure) -> {
+              if (failure == null) {
+                joined.complete(null);
+              } else {
+                joined.completeExceptionally(Failures.unwrap(failure));
+              }
+            });
+    var timer =
+        system
+            .scheduler()
+            .scheduleOnce(
+                settings.joinTimeout(),
+                () ->
+                    joined.completeExceptionally(
+                        new DeviceExecutionException(
+                            "process group '"
+                                + channel.group()
+                                + "' on "
+                                + channel.describe(channel.rank())
+                                + ": no join within "
+                                + settings.joinTimeout()
+                                + " ("
+                                + CollectiveSettings.JOIN_TIMEOUT
+                                + ") from "
+                                + missing.stream().map(channel::describe).toList())),
+                executor);
+    return joined.whenComplete(
+        (v, failure) -> {
+          timer.cancel();
+          for (int peer : missing) {
+            channel.cancel(peer, message);
+          }
+        });
+  }
+
+  private static void compare(
+      GroupChannel channel, String mine, List<Integer> peers, List<CompletableFuture<byte[]>> all) {
+    for (int i = 0; i < peers.size(); i++) {
+      String theirs = new String(all.get(i).join(), StandardCharsets.UTF_8);
+      if (!theirs.equals(mine)) {
+        throw new IllegalArgumentException(
+            "process group '"
+                + channel.group()
+                + "': members disagree: "
+                + channel.describe(channel.rank())
+                + " has members "
+                + mine
+                + " but "
+                + channel.describe(peers.get(i))
+                + " has "
+                + theirs);
+      }
+    }
+  }
+}

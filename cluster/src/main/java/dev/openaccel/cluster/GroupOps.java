@@ -1,0 +1,156 @@
+package dev.openaccel.cluster;
+
+import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.Stream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Map;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentHashMap;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicInteger;
+import java.util.concurrent.atomic.AtomicLong;
+import java.util.function.Function;
+import org.apache.pekko.actor.typed.ActorSystem;
+
+/**
+ * Numbers and enqueues the operations of one member of a {@link ProcessGroup}, once the group has
+ * checked the call: collectives in one sequence per group, sends and receives in one sequence per
+ * direction of each pair. Internal.
+ *
+ * <p>Owns: the counters and the count of operations not ended (atomic; the operation that ends last
+ * after {@link #destroy} runs what the group does at its end).
+ */
+final class GroupOps {
+  private final GroupChannel channel;
+  private final int chunk;
+  private final Executor executor;
+  private final ActorSystem<?> system;
+  private final AtomicLong collectives = new AtomicLong();
+  private final Map<Integer, AtomicLong> pairs = new ConcurrentHashMap<>();
+  // The operations enqueued and not ended, plus one while the group is not destroyed.
+  private final AtomicInteger pending = new AtomicInteger(1);
+  private volatile Runnable ended; // written once, by destroy, before its release
+
+  GroupOps(GroupChannel channel, int chunk, Executor executor, ActorSystem<?> system) {
+    this.channel = channel;
+    this.chunk = chunk;
+    this.executor = executor;
+    this.system = system;
+  }
+
+  /** Enqueues the next collective, {@code call(arguments)}, on {@code stream}. */
+  Work collective(
+      String call,
+      String arguments,
+      Stream stream,
+      DeviceBuffer input,
+      ByteBuffer inHost,
+      DeviceBuffer output,
+      ByteBuffer outHost,
+      Function<Ring, CompletableFuture<Void>> algorithm) {
+    long seq = collectives.getAndIncrement();
+    String what =
+        call + " #" + seq + " of group '" + channel.group() + "' on rank " + channel.rank();
+    List<Integer> peers = new ArrayList<>();
+    for (int member = 0; member < channel.size(); member++) {
+      if (member != channel.rank()) {
+        peers.add(member);
+      }
+    }
+    OpRun run =
+        new OpRun(channel, seq, false, 0, what, call + "(" + arguments + ")", peers, executor);
+    return enqueue(stream, what, run, input, inHost, output, outHost, algorithm);
+  }
+
+  /** Enqueues the next transfer from rank {@code from} to the other of this pair. */
+  Work pointToPoint(
+      String call,
+      Stream stream,
+      ElementType type,
+      long count,
+      int peer,
+      int from,
+      DeviceBuffer input,
+      byte[] work,
+      DeviceBuffer output,
+      Function<Ring, CompletableFuture<Void>> algorithm) {
+    int to = from == channel.rank() ? peer : channel.rank();
+    // Numbered per direction: this pair's sends from `from` to `to`.
+    long seq =
+        pairs
+            .computeIfAbsent(from * GroupChannel.MAX_MEMBERS + to, k -> new AtomicLong())
+            .getAndIncrement();
+    String what =
+        call
+            + " #"
+            + seq
+            + (from == channel.rank() ? " to" : " from")
+            + " rank "
+            + peer
+            + " of group '"
+            + channel.group()
+            + "' on rank "
+            + channel.rank();
+    String descriptor =
+        "send/recv(" + type + " x " + count + ", rank " + from + " to rank " + to + ")";
+    OpRun run =
+        new OpRun(
+            channel,
+            seq,
+            true,
+            from == channel.rank() ? 0 : 1,
+            what,
+            descriptor,
+            List.of(peer),
+            executor);
+    return enqueue(
+        stream, what, run, input, ByteBuffer.wrap(work), output, ByteBuffer.wrap(work), algorithm);
+  }
+
+  private Work enqueue(
+      Stream stream,
+      String what,
+      OpRun run,
+      DeviceBuffer input,
+      ByteBuffer inHost,
+      DeviceBuffer output,
+      ByteBuffer outHost,
+      Function<Ring, CompletableFuture<Void>> algorithm) {
+    Ring ring = new Ring(run, channel.size(), channel.rank(), chunk, executor);
+    pending.incrementAndGet();
+    Work work;
+    try {
+      work =
+          StreamSlot.enqueue(
+              stream,
+              what,
+              input,
+              inHost,
+              output,
+              outHost,
+              () -> run.run(() -> channel.size() == 1 ? Ring.done() : algorithm.apply(ring)),
+              executor,
+              system);
+    } catch (RuntimeException e) {
+      run.abandon(e); // its number is taken: the peers must fail it too
+      release();
+      throw e;
+    }
+    work.completion().whenComplete((value, failure) -> release());
+    return work;
+  }
+
+  /** The group was destroyed: {@code ended} runs once every operation enqueued has ended. */
+  void destroy(Runnable ended) {
+    this.ended = ended;
+    release();
+  }
+
+  private void release() {
+    if (pending.decrementAndGet() == 0) {
+      ended.run();
+    }
+  }
+}

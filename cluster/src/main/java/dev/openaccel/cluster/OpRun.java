@@ -1,0 +1,211 @@
+package dev.openaccel.cluster;
+
+import dev.openaccel.runtime.DeviceExecutionException;
+import java.nio.charset.StandardCharsets;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.Queue;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ConcurrentLinkedQueue;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import java.util.function.Supplier;
+
+/**
+ * One operation of a process group on one member, once its stream has reached it: first every
+ * member involved sends the others its descriptor (the call, the element type, the count, the
+ * reduce op, the root), and the algorithm runs only if all agree; then the algorithm's messages.
+ * Internal.
+ *
+ * <p>Failure: any message that cannot be sent or will not come (its node left), a disagreement, or
+ * an abort from a peer fails the operation with a {@link DeviceExecutionException} whose message
+ * starts with the operation ({@code "allReduce #4 of group 'g' on rank 1"}). A member whose
+ * operation fails for another reason than a disagreement (which every member sees for itself) sends
+ * the others an abort with its reason, so that a member waiting for bytes the failed one will never
+ * send fails too. What this operation took and did not get is forgotten when it ends.
+ *
+ * <p>Owns: the result (completed once), the queue of messages taken, and whether it started or was
+ * abandoned, all thread-safe.
+ */
+final class OpRun {
+  private final GroupChannel channel;
+  private final long seq;
+  private final int kinds; // DESCRIPTOR, DATA and ABORT of collectives, or of point-to-point
+  private final int side; // the step of this member's descriptor and abort; the peers' is other
+  private final int peerSide;
+  private final String what;
+  private final String descriptor;
+  private final List<Integer> peers;
+  private final Executor executor;
+  private final Queue<long[]> taken = new ConcurrentLinkedQueue<>();
+  private final CompletableFuture<Void> result = new CompletableFuture<>();
+  private final AtomicBoolean disagreed = new AtomicBoolean();
+  private final AtomicBoolean started = new AtomicBoolean();
+
+  OpRun(
+      GroupChannel channel,
+      long seq,
+      boolean pointToPoint,
+      int side,
+      String what,
+      String descriptor,
+      List<Integer> peers,
+      Executor executor) {
+    this.channel = channel;
+    this.seq = seq;
+    this.kinds = pointToPoint ? GroupChannel.ABORT + 1 : GroupChannel.DESCRIPTOR;
+    this.side = side;
+    this.peerSide = pointToPoint ? 1 - side : side;
+    this.what = what;
+    this.descriptor = descriptor;
+    this.peers = List.copyOf(peers);
+    this.executor = executor;
+  }
+
+  /** Completes when all of {@code stages} have, or fails with the first that fails. */
+  static CompletableFuture<Void> all(List<? extends CompletableFuture<?>> stages) {
+    CompletableFuture<Void> all = CompletableFuture.allOf(stages.toArray(CompletableFuture[]::new));
+    for (CompletableFuture<?> stage : stages) {
+      stage.whenComplete(
+          (value, failure) -> {
+            if (failure != null) {
+              all.completeExceptionally(failure);
+            }
+          });
+    }
+    return all;
+  }
+
+  /** Exchanges descriptors, then runs {@code algorithm} if every peer agrees. */
+  CompletableFuture<Void> run(Supplier<CompletableFuture<Void>> algorithm) {
+    if (started.getAndSet(true)) {
+      return result; // abandoned at the call
+    }
+    byte[] mine = descriptor.getBytes(StandardCharsets.UTF_8);
+    List<CompletableFuture<?>> exchange = new ArrayList<>();
+    List<CompletableFuture<byte[]>> theirs = new ArrayList<>();
+    for (int peer : peers) {
+      take(peer, GroupChannel.ABORT, peerSide, 0).thenAccept(reason -> aborted(peer, reason));
+      exchange.add(send(peer, GroupChannel.DESCRIPTOR, side, 0, mine));
+      theirs.add(take(peer, GroupChannel.DESCRIPTOR, peerSide, 0));
+    }
+    exchange.addAll(theirs);
+    // Compared once all arrived, so that a disagreement leaves no descriptor behind.
+    CompletableFuture<Void> agreed =
+        all(exchange)
+            .thenRun(
+                () -> {
+                  for (int i = 0; i < peers.size(); i++) {
+                    check(peers.get(i), theirs.get(i).join());
+                  }
+                });
+    result.whenComplete((value, failure) -> ended(failure));
+    agreed
+        .thenComposeAsync(ignored -> algorithm.get(), executor)
+        .whenComplete(
+            (value, failure) -> {
+              if (failure == null) {
+                result.complete(null);
+              } else {
+                fail(failure);
+              }
+            });
+    return result;
+  }
+
+  /**
+   * The call could not enqueue this operation: it fails here and, by an abort, on the peers, so
+   * that every member still counts it and the next operation is aligned.
+   */
+  void abandon(Throwable failure) {
+    if (!started.getAndSet(true)) {
+      result.whenComplete((value, failed) -> ended(failed));
+    }
+    fail(failure);
+  }
+
+  /** Sends a piece of data of step {@code step} to {@code member}. */
+  CompletableFuture<Void> send(int member, int step, int piece, byte[] bytes) {
+    return send(member, GroupChannel.DATA, step, piece, bytes);
+  }
+
+  /** The piece of data of step {@code step} {@code member} sends, when it arrives. */
+  CompletableFuture<byte[]> take(int member, int step, int piece) {
+    return take(member, GroupChannel.DATA, step, piece);
+  }
+
+  private CompletableFuture<Void> send(int member, int kind, int step, int piece, byte[] bytes) {
+    if (result.isCompletedExceptionally()) {
+      return result; // the operation failed: nothing more goes out for it
+    }
+    long message = GroupChannel.message(kinds + kind - GroupChannel.DESCRIPTOR, seq, step, piece);
+    return channel.send(member, message, bytes);
+  }
+
+  private CompletableFuture<byte[]> take(int member, int kind, int step, int piece) {
+    long message = GroupChannel.message(kinds + kind - GroupChannel.DESCRIPTOR, seq, step, piece);
+    taken.add(new long[] {member, message});
+    CompletableFuture<byte[]> bytes = channel.take(member, message);
+    if (result.isDone()) {
+      forgetTaken(); // ended meanwhile: what it took is forgotten by whichever drains last
+    }
+    bytes.whenComplete(
+        (value, failure) -> {
+          if (failure != null) {
+            fail(failure);
+          }
+        });
+    return bytes;
+  }
+
+  private void check(int peer, byte[] theirs) {
+    String other = new String(theirs, StandardCharsets.UTF_8);
+    if (!other.equals(descriptor)) {
+      disagreed.set(true);
+      throw new DeviceExecutionException(
+          what
+              + ": members disagree: "
+              + channel.describe(channel.rank())
+              + " called "
+              + descriptor
+              + " but "
+              + channel.describe(peer)
+              + " called "
+              + other);
+    }
+  }
+
+  private void aborted(int peer, byte[] reason) {
+    fail(
+        new DeviceExecutionException(
+            what
+                + ": "
+                + channel.describe(peer)
+                + " failed: "
+                + new String(reason, StandardCharsets.UTF_8)));
+  }
+
+  private void fail(Throwable failure) {
+    Throwable inner = Failures.unwrap(failure);
+    String message = String.valueOf(inner.getMessage());
+    result.completeExceptionally(
+        message.startsWith(what)
+            ? inner
+            : new DeviceExecutionException(what + ": " + message, inner));
+  }
+
+  private void ended(Throwable failure) {
+    forgetTaken();
+    if (failure != null && !disagreed.get()) {
+      byte[] reason = String.valueOf(failure.getMessage()).getBytes(StandardCharsets.UTF_8);
+      long message = GroupChannel.message(kinds + GroupChannel.ABORT - 1, seq, side, 0);
+      peers.forEach(peer -> channel.send(peer, message, reason));
+    }
+  }
+
+  private void forgetTaken() {
+    for (long[] message = taken.poll(); message != null; message = taken.poll()) {
+      channel.cancel((int) message[0], message[1]);
+    }
+  }
+}

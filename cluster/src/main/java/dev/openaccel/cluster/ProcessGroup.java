@@ -1,0 +1,247 @@
+package dev.openaccel.cluster;
+
+import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.Stream;
+import java.nio.ByteBuffer;
+import java.util.List;
+import java.util.concurrent.Executor;
+import java.util.concurrent.atomic.AtomicBoolean;
+import org.apache.pekko.actor.typed.ActorSystem;
+
+/**
+ * One member's handle on a process group: devices of several nodes that run collectives together,
+ * as c10d's {@code ProcessGroup} or an NCCL communicator. Made by {@link Collectives#create} on
+ * every member. Each operation is enqueued on the caller's stream of this member's device and takes
+ * its place in the stream's order: it reads its input after the work enqueued before it, and work
+ * enqueued after it sees its output (see {@link Work}). No call blocks.
+ *
+ * <p>Every member calls the same collectives in the same order with the same element type, count,
+ * reduce op and root; the i-th collective of each member is one operation. Members that disagree
+ * fail that operation on every member, naming both sides. {@link #send} and {@link #recv} are
+ * numbered per pair of members instead. Buffers are read and written as {@link ElementType}
+ * elements; sizes are in bytes.
+ *
+ * <p>Misuse throws at the call, before anything is enqueued: a stream or buffer of another device
+ * or a buffer of the wrong size ({@link IllegalArgumentException}), a closed buffer or a destroyed
+ * group ({@link IllegalStateException}). Owns: whether it was destroyed (atomic; the operation
+ * counters are its {@link GroupOps}'); thread-safe, but calls from several threads have no defined
+ * order.
+ */
+public final class ProcessGroup {
+  private final GroupChannel channel;
+  private final Collectives owner;
+  private final GroupOps ops;
+  private final AtomicBoolean destroyed = new AtomicBoolean();
+
+  ProcessGroup(
+      GroupChannel channel,
+      Collectives owner,
+      int chunk,
+      Executor executor,
+      ActorSystem<?> system) {
+    this.channel = channel;
+    this.owner = owner;
+    this.ops = new GroupOps(channel, chunk, executor, system);
+  }
+
+  /** The group's name. */
+  public String name() {
+    return channel.group();
+  }
+
+  /** The members, in rank order. */
+  public List<RemoteDevice> members() {
+    return channel.members();
+  }
+
+  /** This member's rank: its index in {@link #members()}. */
+  public int rank() {
+    return channel.rank();
+  }
+
+  /** The number of members. */
+  public int size() {
+    return channel.size();
+  }
+
+  /** This member's device. */
+  public RemoteDevice device() {
+    return channel.members().get(channel.rank());
+  }
+
+  /**
+   * Every member's {@code input} reduced element by element with {@code op} into every member's
+   * {@code output} (the same size; it may be the input), bit-identical on all members.
+   */
+  public Work allReduce(
+      Stream stream, DeviceBuffer input, DeviceBuffer output, ElementType type, ReduceOp op) {
+    String call = "allReduce";
+    long count = checked(stream, input, type, "input", call);
+    GroupChecks.size(output, input.size(), "output", "the input's size", call);
+    GroupChecks.elements(output, type, "output", stream, call);
+    byte[] work = new byte[(int) input.size()];
+    return ops.collective(
+        call,
+        type + " x " + count + ", " + op,
+        stream,
+        input,
+        ByteBuffer.wrap(work),
+        output,
+        ByteBuffer.wrap(work),
+        ring -> ring.allReduce(work, Ring.segments(count, type.size(), size()), type, op));
+  }
+
+  /** {@code root}'s {@code buffer} copied into every other member's {@code buffer}. */
+  public Work broadcast(Stream stream, DeviceBuffer buffer, ElementType type, int root) {
+    String call = "broadcast";
+    long count = checked(stream, buffer, type, "buffer", call);
+    GroupChecks.rank(root, size(), rank(), false, "root", call);
+    byte[] work = new byte[(int) buffer.size()];
+    boolean isRoot = root == rank();
+    return ops.collective(
+        call,
+        type + " x " + count + ", root " + root,
+        stream,
+        isRoot ? buffer : null,
+        ByteBuffer.wrap(work),
+        isRoot ? null : buffer,
+        ByteBuffer.wrap(work),
+        ring -> ring.broadcast(work, root));
+  }
+
+  /** Every member's {@code input}, in rank order, into every member's {@code output}. */
+  public Work allGather(Stream stream, DeviceBuffer input, DeviceBuffer output, ElementType type) {
+    String call = "allGather";
+    long count = checked(stream, input, type, "input", call);
+    GroupChecks.size(output, input.size() * size(), "output", "members x input", call);
+    GroupChecks.elements(output, type, "output", stream, call);
+    int block = (int) input.size();
+    byte[] work = new byte[block * size()];
+    return ops.collective(
+        call,
+        type + " x " + count + " each",
+        stream,
+        input,
+        ByteBuffer.wrap(work, block * rank(), block),
+        output,
+        ByteBuffer.wrap(work),
+        ring -> ring.allGather(work, Ring.blocks(block, size())));
+  }
+
+  /**
+   * The members' {@code input}s (each {@code members} blocks of the output's size) reduced with
+   * {@code op}; block {@code rank()} of the result into this member's {@code output}.
+   */
+  public Work reduceScatter(
+      Stream stream, DeviceBuffer input, DeviceBuffer output, ElementType type, ReduceOp op) {
+    String call = "reduceScatter";
+    long count = checked(stream, output, type, "output", call);
+    GroupChecks.size(input, output.size() * size(), "input", "members x output", call);
+    GroupChecks.elements(input, type, "input", stream, call);
+    int block = (int) output.size();
+    byte[] work = new byte[block * size()];
+    return ops.collective(
+        call,
+        type + " x " + count + " each, " + op,
+        stream,
+        input,
+        ByteBuffer.wrap(work),
+        output,
+        ByteBuffer.wrap(work, block * rank(), block),
+        ring -> ring.reduceScatter(work, Ring.blocks(block, size()), type, op));
+  }
+
+  /**
+   * Every member's {@code input} reduced with {@code op} into {@code root}'s {@code output} (the
+   * input's size on every member; only the root's is written).
+   */
+  public Work reduce(
+      Stream stream,
+      DeviceBuffer input,
+      DeviceBuffer output,
+      ElementType type,
+      ReduceOp op,
+      int root) {
+    String call = "reduce";
+    long count = checked(stream, input, type, "input", call);
+    GroupChecks.size(output, input.size(), "output", "the input's size", call);
+    GroupChecks.elements(output, type, "output", stream, call);
+    GroupChecks.rank(root, size(), rank(), false, "root", call);
+    byte[] work = new byte[(int) input.size()];
+    return ops.collective(
+        call,
+        type + " x " + count + ", " + op + ", root " + root,
+        stream,
+        input,
+        ByteBuffer.wrap(work),
+        root == rank() ? output : null,
+        ByteBuffer.wrap(work),
+        ring -> ring.reduce(work, root, type, op));
+  }
+
+  /** Completes on every member once every member's stream has reached it. */
+  public Work barrier(Stream stream) {
+    String call = "barrier";
+    check(stream, call);
+    return ops.collective(call, "", stream, null, null, null, null, ring -> Ring.done());
+  }
+
+  /** {@code buffer} to member {@code peer}, which calls {@link #recv} with this rank. */
+  public Work send(Stream stream, DeviceBuffer buffer, ElementType type, int peer) {
+    String call = "send";
+    long count = checked(stream, buffer, type, "buffer", call);
+    GroupChecks.rank(peer, size(), rank(), true, "peer", call);
+    byte[] work = new byte[(int) buffer.size()];
+    return ops.pointToPoint(
+        call, stream, type, count, peer, rank(), buffer, work, null, ring -> ring.send(work, peer));
+  }
+
+  /** Into {@code buffer}, what member {@code peer} sends with {@link #send} to this rank. */
+  public Work recv(Stream stream, DeviceBuffer buffer, ElementType type, int peer) {
+    String call = "recv";
+    long count = checked(stream, buffer, type, "buffer", call);
+    GroupChecks.rank(peer, size(), rank(), true, "peer", call);
+    byte[] work = new byte[(int) buffer.size()];
+    return ops.pointToPoint(
+        call,
+        stream,
+        type,
+        count,
+        peer,
+        peer,
+        null,
+        work,
+        buffer,
+        ring -> ring.receive(work, peer));
+  }
+
+  /**
+   * Ends this member's use of the group: later calls throw {@link IllegalStateException}.
+   * Operations enqueued before still run; once they all ended, the messages that arrived for the
+   * group and were not taken are dropped and the name can be created again here. Idempotent.
+   */
+  public void destroy() {
+    if (destroyed.compareAndSet(false, true)) {
+      ops.destroy(() -> owner.destroyed(this, channel.tag()));
+    }
+  }
+
+  @Override
+  public String toString() {
+    return "ProcessGroup('" + name() + "', rank " + rank() + " of " + size() + ")";
+  }
+
+  private long checked(
+      Stream stream, DeviceBuffer buffer, ElementType type, String role, String call) {
+    check(stream, call);
+    return GroupChecks.elements(buffer, type, role, stream, call);
+  }
+
+  private void check(Stream stream, String call) {
+    if (destroyed.get()) {
+      throw new IllegalStateException(
+          call + ": process group '" + name() + "' was destroyed on this member");
+    }
+    GroupChecks.stream(stream, device().device(), call + " of group '" + name() + "'");
+  }
+}

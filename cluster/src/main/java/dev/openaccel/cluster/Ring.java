@@ -1,0 +1,242 @@
+package dev.openaccel.cluster;
+
+import java.util.ArrayList;
+import java.util.Arrays;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
+
+/**
+ * The algorithms of the collectives on one member, over a host array {@code work} that holds this
+ * member's data and receives the result. Every transfer is cut into pieces of at most the chunk
+ * size, and each piece moves on as soon as it arrived (and was reduced), so the steps overlap: a
+ * pipeline. Internal; a new one per operation.
+ *
+ * <p>Ring all-reduce of n members: the elements are cut into n segments ({@code k * count / n} to
+ * {@code (k + 1) * count / n}). Reduce-scatter, steps 0 to n-2: at step s member r sends segment
+ * r-s-1 to member r+1 and receives segment r-s-2 from r-1, which it reduces and sends on at step
+ * s+1; so segment k starts at member k+1 and ends, complete, at member k. All-gather, steps n-1 to
+ * 2n-3: each member sends its complete segment around the ring, and every member stores and
+ * forwards what it receives. Each member sends and receives 2(n-1)/n of the data.
+ *
+ * <p>Determinism: a partial result that arrives is always the left operand and the member's own
+ * value the right one, so segment k is {@code ((x[k+1] op x[k+2]) op ...) op x[k]}, indices modulo
+ * n, whatever the timing; an average divides that once, at member k. Every member then receives
+ * member k's bytes of segment k, so all members hold bit-identical results, and a rerun with the
+ * same inputs and member list gives the same bits. Reduce to a root follows the chain from root+1
+ * round to the root: {@code ((x[root+1] op x[root+2]) op ...) op x[root]}.
+ */
+final class Ring {
+  private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
+
+  private final OpRun op;
+  private final int n;
+  private final int rank;
+  private final int chunk;
+  private final Executor executor;
+
+  Ring(OpRun op, int members, int rank, int chunk, Executor executor) {
+    this.op = op;
+    this.n = members;
+    this.rank = rank;
+    this.chunk = chunk;
+    this.executor = executor;
+  }
+
+  /** A completed stage: an algorithm with nothing to send (a barrier, a group of one). */
+  static CompletableFuture<Void> done() {
+    return DONE;
+  }
+
+  /** The byte bounds of the n segments of {@code count} elements of {@code size} bytes. */
+  static int[] segments(long count, int size, int members) {
+    int[] bounds = new int[members + 1];
+    for (int k = 0; k <= members; k++) {
+      bounds[k] = (int) (k * count / members * size);
+    }
+    return bounds;
+  }
+
+  /** The bounds of n equal blocks of {@code block} bytes. */
+  static int[] blocks(int block, int members) {
+    int[] bounds = new int[members + 1];
+    for (int k = 0; k <= members; k++) {
+      bounds[k] = k * block;
+    }
+    return bounds;
+  }
+
+  /** Reduce-scatter then all-gather over the segments {@code bounds} of {@code work}. */
+  CompletableFuture<Void> allReduce(byte[] work, int[] bounds, ElementType type, ReduceOp reduce) {
+    List<CompletableFuture<Void>> pieces = new ArrayList<>();
+    forEachPiece(
+        bounds,
+        (k, j, from, length) -> {
+          pieces.add(scatter(work, k, j, from, length, type, reduce, true));
+          if (k != rank) {
+            pieces.add(gather(work, k, j, from, length, n - 1));
+          }
+        });
+    return OpRun.all(pieces);
+  }
+
+  /** Reduce-scatter: block {@code rank} of {@code work} ends complete on this member. */
+  CompletableFuture<Void> reduceScatter(
+      byte[] work, int[] bounds, ElementType type, ReduceOp reduce) {
+    List<CompletableFuture<Void>> pieces = new ArrayList<>();
+    forEachPiece(
+        bounds,
+        (k, j, from, length) -> pieces.add(scatter(work, k, j, from, length, type, reduce, false)));
+    return OpRun.all(pieces);
+  }
+
+  /** All-gather: every member's block {@code rank} ends in every member's {@code work}. */
+  CompletableFuture<Void> allGather(byte[] work, int[] bounds) {
+    List<CompletableFuture<Void>> pieces = new ArrayList<>();
+    forEachPiece(bounds, (k, j, from, length) -> pieces.add(gather(work, k, j, from, length, 0)));
+    return OpRun.all(pieces);
+  }
+
+  /** Broadcast from {@code root} along the ring. */
+  CompletableFuture<Void> broadcast(byte[] work, int root) {
+    int d = Math.floorMod(rank - root, n);
+    List<CompletableFuture<Void>> pieces = new ArrayList<>();
+    forEachPiece(
+        new int[] {0, work.length},
+        (k, j, from, length) -> {
+          if (d == 0) {
+            pieces.add(op.send(right(), 0, j, Arrays.copyOfRange(work, from, from + length)));
+          } else {
+            pieces.add(
+                op.take(left(), d - 1, j)
+                    .thenComposeAsync(
+                        q -> {
+                          System.arraycopy(q, 0, work, from, length);
+                          return d < n - 1 ? op.send(right(), d, j, q) : DONE;
+                        },
+                        executor));
+          }
+        });
+    return OpRun.all(pieces);
+  }
+
+  /** Reduce to {@code root} along the chain from root+1. */
+  CompletableFuture<Void> reduce(byte[] work, int root, ElementType type, ReduceOp reduce) {
+    int d = Math.floorMod(rank - root, n);
+    List<CompletableFuture<Void>> pieces = new ArrayList<>();
+    forEachPiece(
+        new int[] {0, work.length},
+        (k, j, from, length) -> {
+          if (d == 1) {
+            pieces.add(op.send(right(), 0, j, Arrays.copyOfRange(work, from, from + length)));
+            return;
+          }
+          int step = d == 0 ? n - 2 : d - 2;
+          pieces.add(
+              op.take(left(), step, j)
+                  .thenComposeAsync(
+                      p -> {
+                        Reduction.combine(type, reduce, p, work, from);
+                        if (d != 0) {
+                          return op.send(right(), d - 1, j, p);
+                        }
+                        finish(p, work, from, type, reduce);
+                        return DONE;
+                      },
+                      executor));
+        });
+    return OpRun.all(pieces);
+  }
+
+  /** Sends all of {@code work} to {@code peer}. */
+  CompletableFuture<Void> send(byte[] work, int peer) {
+    List<CompletableFuture<Void>> pieces = new ArrayList<>();
+    forEachPiece(
+        new int[] {0, work.length},
+        (k, j, from, length) ->
+            pieces.add(op.send(peer, 0, j, Arrays.copyOfRange(work, from, from + length))));
+    return OpRun.all(pieces);
+  }
+
+  /** Receives all of {@code work} from {@code peer}. */
+  CompletableFuture<Void> receive(byte[] work, int peer) {
+    List<CompletableFuture<Void>> pieces = new ArrayList<>();
+    forEachPiece(
+        new int[] {0, work.length},
+        (k, j, from, length) ->
+            pieces.add(
+                op.take(peer, 0, j)
+                    .thenAcceptAsync(q -> System.arraycopy(q, 0, work, from, length), executor)));
+    return OpRun.all(pieces);
+  }
+
+  private CompletableFuture<Void> scatter(
+      byte[] work,
+      int k,
+      int j,
+      int from,
+      int length,
+      ElementType type,
+      ReduceOp reduce,
+      boolean gather) {
+    if (k == Math.floorMod(rank - 1, n)) {
+      return op.send(right(), 0, j, Arrays.copyOfRange(work, from, from + length));
+    }
+    int s = Math.floorMod(rank - k - 2, n);
+    return op.take(left(), s, j)
+        .thenComposeAsync(
+            p -> {
+              Reduction.combine(type, reduce, p, work, from);
+              if (s < n - 2) {
+                return op.send(right(), s + 1, j, p);
+              }
+              finish(p, work, from, type, reduce);
+              return gather ? op.send(right(), n - 1, j, p) : DONE;
+            },
+            executor);
+  }
+
+  private CompletableFuture<Void> gather(
+      byte[] work, int k, int j, int from, int length, int base) {
+    if (k == rank) {
+      return op.send(right(), base, j, Arrays.copyOfRange(work, from, from + length));
+    }
+    int t = Math.floorMod(rank - k - 1, n);
+    return op.take(left(), base + t, j)
+        .thenComposeAsync(
+            q -> {
+              System.arraycopy(q, 0, work, from, length);
+              return t < n - 2 ? op.send(right(), base + t + 1, j, q) : DONE;
+            },
+            executor);
+  }
+
+  /** The piece {@code p} is complete: an average is divided once, and it is stored. */
+  private void finish(byte[] p, byte[] work, int from, ElementType type, ReduceOp reduce) {
+    if (reduce == ReduceOp.AVERAGE) {
+      Reduction.divide(type, p, n);
+    }
+    System.arraycopy(p, 0, work, from, p.length);
+  }
+
+  private interface PieceVisitor {
+    void visit(int segment, int piece, int from, int length);
+  }
+
+  private void forEachPiece(int[] bounds, PieceVisitor visitor) {
+    for (int k = 0; k + 1 < bounds.length; k++) {
+      int j = 0;
+      for (int from = bounds[k]; from < bounds[k + 1]; from += chunk) {
+        visitor.visit(k, j++, from, Math.min(chunk, bounds[k + 1] - from));
+      }
+    }
+  }
+
+  private int right() {
+    return (rank + 1) % n;
+  }
+
+  private int left() {
+    return Math.floorMod(rank - 1, n);
+  }
+}

@@ -1,0 +1,144 @@
+package dev.openaccel.cluster;
+
+import static org.junit.jupiter.api.Assertions.assertTrue;
+
+import dev.openaccel.runtime.Accelerator;
+import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.Stream;
+import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.List;
+import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
+import java.util.concurrent.locks.LockSupport;
+import java.util.function.IntFunction;
+
+/**
+ * A process group over device 0 of each node of a {@link TestCluster}, with one stream per member,
+ * and the host-side helpers the collectives tests share.
+ */
+final class Groups implements AutoCloseable {
+  private final TestCluster cluster;
+  private final List<ProcessGroup> groups;
+  private final List<Stream> streams = new ArrayList<>();
+  private final List<DeviceBuffer> buffers = new ArrayList<>();
+
+  private Groups(TestCluster cluster, List<ProcessGroup> groups) {
+    this.cluster = cluster;
+    this.groups = groups;
+    for (ProcessGroup group : groups) {
+      streams.add(accelerator(group.rank()).newStream(group.device().device()));
+    }
+  }
+
+  /** The members of a group over the first {@code n} nodes, device 0 of each. */
+  static List<RemoteDevice> members(TestCluster cluster, int n) {
+    List<RemoteDevice> members = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      members.add(cluster.device(i, 0));
+    }
+    return members;
+  }
+
+  /** Creates the group {@code name} on the first {@code n} nodes, all at once. */
+  static Groups create(TestCluster cluster, int n, String name) {
+    List<RemoteDevice> members = members(cluster, n);
+    List<CompletableFuture<ProcessGroup>> created = new ArrayList<>();
+    for (int i = 0; i < n; i++) {
+      created.add(
+          cluster
+              .node(i)
+              .collectives()
+              .createAsync(name, members, members.get(i))
+              .toCompletableFuture());
+    }
+    List<ProcessGroup> groups = new ArrayList<>();
+    for (CompletableFuture<ProcessGroup> group : created) {
+      groups.add(await(group));
+    }
+    return new Groups(cluster, groups);
+  }
+
+  static <T> T await(CompletableFuture<T> stage) {
+    try {
+      return stage.get(TestCluster.WAIT.toSeconds(), TimeUnit.SECONDS);
+    } catch (Exception e) {
+      throw new AssertionError("not completed within " + TestCluster.WAIT, e);
+    }
+  }
+
+  /**
+   * Waits, bounded, until no node of {@code cluster} holds a message or take of group {@code name}
+   * (an operation forgets its takes as it ends, alongside its Work's completion).
+   */
+  static void awaitNothingHeld(TestCluster cluster, int nodes, String name) {
+    long deadline = System.nanoTime() + TestCluster.WAIT.toNanos();
+    for (int node = 0; node < nodes; node++) {
+      Collectives collectives = cluster.node(node).collectives();
+      while (collectives.heldMessages(name) != 0) {
+        int n = node;
+        assertTrue(
+            System.nanoTime() < deadline,
+            () -> "node " + n + " still holds " + collectives.heldMessages(name) + " of " + name);
+        LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
+      }
+    }
+  }
+
+  int size() {
+    return groups.size();
+  }
+
+  ProcessGroup group(int rank) {
+    return groups.get(rank);
+  }
+
+  Stream stream(int rank) {
+    return streams.get(rank);
+  }
+
+  Accelerator accelerator(int rank) {
+    return cluster.node(rank).accelerator();
+  }
+
+  /** A buffer on member {@code rank}'s device holding {@code bytes}, written on its stream. */
+  DeviceBuffer buffer(int rank, byte[] bytes) {
+    DeviceBuffer buffer = empty(rank, bytes.length);
+    stream(rank).copyToDevice(ByteBuffer.wrap(bytes), buffer);
+    return buffer;
+  }
+
+  /** A new buffer of {@code size} bytes on member {@code rank}'s device. */
+  DeviceBuffer empty(int rank, long size) {
+    DeviceBuffer buffer = accelerator(rank).allocate(group(rank).device().device(), size);
+    buffers.add(buffer);
+    return buffer;
+  }
+
+  /** {@code buffer}'s bytes, read on member {@code rank}'s stream after the work before. */
+  byte[] read(int rank, DeviceBuffer buffer) {
+    ByteBuffer host = ByteBuffer.allocate((int) buffer.size());
+    stream(rank).copyToHost(buffer, host);
+    stream(rank).synchronize();
+    return host.array();
+  }
+
+  /** Calls {@code call} for every rank, then waits (bounded) for every work to complete. */
+  List<Work> onAll(IntFunction<Work> call) {
+    List<Work> works = new ArrayList<>();
+    for (int rank = 0; rank < size(); rank++) {
+      works.add(call.apply(rank));
+    }
+    for (Work work : works) {
+      assertTrue(work.synchronize(TestCluster.WAIT), () -> work + " did not complete");
+    }
+    return works;
+  }
+
+  @Override
+  public void close() {
+    buffers.forEach(DeviceBuffer::close);
+    streams.forEach(Stream::close);
+    groups.forEach(ProcessGroup::destroy);
+  }
+}
