@@ -30,6 +30,19 @@ final class OpenClRows {
             none()));
     rows.add(
         new Row(
+            "opencl: graph replay, a chain of 100 empty device kernels, per kernel (vs launched one"
+                + " by one)",
+            rate("GraphReplayCl.chainReplayed"),
+            rate("GraphReplayCl.chainLaunched"),
+            advantageAtLeast(3, ">= 3x launched")));
+    rows.add(
+        new Row(
+            "opencl: graph replay, one-kernel graph, launch to end (vs launch + synchronize)",
+            time("GraphReplayCl.singleReplayed"),
+            time("GraphReplayCl.singleLaunched"),
+            none()));
+    rows.add(
+        new Row(
             "opencl: record + block + record, host round trip (vs raw marker/barrier/marker)",
             time("EventHop.recordBlockRecord"),
             time("EventHop.rawMarkerBarrierMarker"),

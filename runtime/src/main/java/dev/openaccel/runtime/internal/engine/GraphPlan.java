@@ -6,7 +6,6 @@ import java.util.ArrayList;
 import java.util.LinkedHashMap;
 import java.util.List;
 import java.util.Map;
-import java.util.stream.Collectors;
 
 /**
  * What every replay of a graph enqueues, in order, made once with the graph: its nodes in capture
@@ -135,9 +134,7 @@ record GraphPlan(List<CapturedNode> items, String deviceWork) {
       writesHeap |= template.writesHeap();
     }
     String name =
-        part.stream().map(node -> node.node().name()).collect(Collectors.joining(", "))
-            + " as "
-            + fusion.how();
+        listed(part.stream().map(node -> node.node().name()).toList()) + " as " + fusion.how();
     WorkItem.DeviceCommand command =
         new WorkItem.DeviceCommand(name, fusion.work(), readsHeap, writesHeap);
     return new CapturedNode(part.get(0).node(), new CapturedNode.Device(command), List.of());
@@ -145,11 +142,23 @@ record GraphPlan(List<CapturedNode> items, String deviceWork) {
 
   private static String nodesOf(List<CapturedNode> part) {
     return "nodes "
-        + part.stream()
-            .map(node -> String.valueOf(node.node().index()))
-            .collect(Collectors.joining(", "))
+        + listed(part.stream().map(node -> String.valueOf(node.node().index())).toList())
         + " (lane "
         + part.get(0).node().lane()
         + ")";
+  }
+
+  /** Up to four items joined by commas; more as the first two, the count and the last. */
+  private static String listed(List<String> items) {
+    if (items.size() <= 4) {
+      return String.join(", ", items);
+    }
+    return items.get(0)
+        + ", "
+        + items.get(1)
+        + ", ... ("
+        + items.size()
+        + " in all), "
+        + items.get(items.size() - 1);
   }
 }
