@@ -20,6 +20,9 @@ import java.util.List;
  *   <li>one process per device and one thread per stream, named by metadata events ({@code
  *       "ph":"M"}) with the stream's label, id, device and priority;
  *   <li>one complete event ({@code "ph":"X"}) per kernel;
+ *   <li>one complete event (category {@value #REPLAY}, named {@code graph <id> replay <n>}, with
+ *       {@code failed} in its args) per {@link ReplaySpan}, on its launching stream's thread and
+ *       written before the kernels, so a kernel that starts with it nests inside it;
  *   <li>one begin/end pair ({@code "ph":"B"/"E"}, category {@code wait}) per {@link Wait}, and a
  *       flow ({@code "ph":"s"} on the kernel that released it, {@code "ph":"f"} on the wait, one id
  *       each) that Perfetto draws as an arrow;
@@ -32,6 +35,9 @@ import java.util.List;
 public final class ChromeTrace {
   /** The name of the device memory counter track. */
   public static final String MEMORY = "device memory";
+
+  /** The category of graph replay events. */
+  public static final String REPLAY = "graph replay";
 
   private static final JsonFactory JSON = new JsonFactory();
 
@@ -95,6 +101,17 @@ public final class ChromeTrace {
               track.label(), track.streamId(), track.deviceName(), track.priority());
       metadata("thread_name", pid(track.device()), track.streamId(), "name", thread);
       metadata("thread_sort_index", pid(track.device()), track.streamId(), "sort_index", i);
+    }
+    for (ReplaySpan replay : timeline.replays()) {
+      event(replay.name(), REPLAY, "X", replay.device(), replay.streamId(), replay.startNanos());
+      out.writeNumberField("dur", micros(replay.durationNanos()));
+      out.writeObjectFieldStart("args");
+      out.writeBooleanField("failed", replay.failed());
+      out.writeNumberField("graph", replay.graphId());
+      out.writeNumberField("replay", replay.replay());
+      out.writeNumberField("kernels", replay.kernels().size());
+      out.writeEndObject();
+      out.writeEndObject();
     }
     for (Span span : timeline.spans()) {
       event(span.name(), span.kind(), "X", span.device(), span.streamId(), span.startNanos());

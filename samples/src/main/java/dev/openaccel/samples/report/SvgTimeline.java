@@ -1,5 +1,9 @@
 package dev.openaccel.samples.report;
 
+import static dev.openaccel.samples.report.Svg.escape;
+import static dev.openaccel.samples.report.Svg.line;
+import static dev.openaccel.samples.report.Svg.text;
+
 import java.io.IOException;
 import java.nio.charset.StandardCharsets;
 import java.nio.file.Files;
@@ -15,7 +19,9 @@ import java.util.Map;
  * rectangle with an arrow from the end of the kernel that released it, a time axis in milliseconds
  * and a legend. Runs of sub-pixel kernels of one kind, less than half a pixel apart, merge into one
  * rectangle, so the file stays small for long runs; every wider kernel has its own. Waits narrower
- * than {@value #MIN_WAIT} pixels are not drawn: their arrows would bury the picture.
+ * than {@value #MIN_WAIT} pixels are not drawn: their arrows would bury the picture. Each {@link
+ * ReplaySpan} is a shaded outline behind its kernels on its stream's lane (red when it failed),
+ * with a tooltip, and its name over it where the outline is wide enough for the text.
  */
 public final class SvgTimeline {
   private static final int WIDTH = 1200;
@@ -111,6 +117,10 @@ public final class SvgTimeline {
             y,
             PLOT,
             LANE));
+    List<ReplaySpan> replays = timeline.replaysOf(track);
+    for (ReplaySpan replay : replays) {
+      SvgReplays.outline(out, replay, x(replay.startNanos()), x(replay.endNanos()), y, LANE);
+    }
     for (Wait wait : visible(timeline.waitsOf(track))) {
       out.append(
           String.format(
@@ -142,6 +152,9 @@ public final class SvgTimeline {
               : String.format(Locale.ROOT, "%d x %s: %.3f ms", j - i, first.kind(), busy / 1e6);
       kernel(out, first, x0, Math.max(0.5, x1 - x0), y, tip);
       i = j;
+    }
+    for (ReplaySpan replay : replays) {
+      SvgReplays.label(out, replay, x(replay.startNanos()), x(replay.endNanos()), y);
     }
   }
 
@@ -241,7 +254,19 @@ public final class SvgTimeline {
               "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"url(#wait)\"/>%n",
               x,
               y - 10));
-      text(svg, x + 16, y, "start", "normal", "wait, and the kernel end that released it");
+      String label = "wait, and the kernel end that released it";
+      text(svg, x + 16, y, "start", "normal", label);
+      x += 40 + 7 * label.length();
+    }
+    if (!timeline.replays().isEmpty()) {
+      svg.append(
+          String.format(
+              Locale.ROOT,
+              "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"#000\""
+                  + " fill-opacity=\"0.08\" stroke=\"#333\" stroke-width=\"1.5\"/>%n",
+              x,
+              y - 10));
+      text(svg, x + 16, y, "start", "normal", "graph replay (red: failed)");
     }
   }
 
@@ -263,38 +288,5 @@ public final class SvgTimeline {
       }
     }
     return 10 * magnitude;
-  }
-
-  private static String line(double x1, double y1, double x2, double y2, String stroke) {
-    return String.format(
-        Locale.ROOT,
-        "<line x1=\"%.2f\" y1=\"%.2f\" x2=\"%.2f\" y2=\"%.2f\" stroke=\"%s\"/>%n",
-        x1,
-        y1,
-        x2,
-        y2,
-        stroke);
-  }
-
-  private static void text(
-      StringBuilder out, double x, double y, String anchor, String weight, String text) {
-    out.append(
-        String.format(
-            Locale.ROOT,
-            "<text x=\"%.1f\" y=\"%.1f\" text-anchor=\"%s\" font-weight=\"%s\">%s</text>%n",
-            x,
-            y,
-            anchor,
-            weight,
-            escape(text)));
-  }
-
-  /** {@code text} with the five XML special characters escaped. */
-  static String escape(String text) {
-    return text.replace("&", "&amp;")
-        .replace("<", "&lt;")
-        .replace(">", "&gt;")
-        .replace("\"", "&quot;")
-        .replace("'", "&apos;");
   }
 }

@@ -6,14 +6,16 @@ import java.util.List;
 import java.util.Objects;
 
 /**
- * Kernel spans, the waits between them and device memory, arranged in lanes: the model that {@link
- * ChromeTrace} and {@link SvgTimeline} draw. Lanes are the given tracks in order, followed by a
- * lane for any stream that ran a span but was not named (labelled {@code stream <id>}). Immutable.
+ * Kernel spans, the graph replays that enclose them, the waits between them and device memory,
+ * arranged in lanes: the model that {@link ChromeTrace} and {@link SvgTimeline} draw. Lanes are the
+ * given tracks in order, followed by a lane for any stream that ran a span but was not named
+ * (labelled {@code stream <id>}). Immutable.
  */
 public final class Timeline {
   private final List<Track> tracks;
   private final List<Span> spans;
   private final List<Wait> waits;
+  private final List<ReplaySpan> replays;
   private final List<MemorySample> memory;
 
   /** A timeline of {@code spans} alone, laid out on {@code tracks}. */
@@ -21,7 +23,10 @@ public final class Timeline {
     this(tracks, TraceLog.of(spans));
   }
 
-  /** A timeline of what {@code log} holds, laid out on {@code tracks}; waits per {@link Waits}. */
+  /**
+   * A timeline of what {@code log} holds, laid out on {@code tracks}; waits per {@link Waits},
+   * replays per {@link Replays}.
+   */
   public Timeline(List<Track> tracks, TraceLog log) {
     List<Span> spans = log.spans();
     List<Track> lanes = new ArrayList<>(Objects.requireNonNull(tracks, "tracks"));
@@ -41,6 +46,7 @@ public final class Timeline {
     this.tracks = List.copyOf(lanes);
     this.spans = List.copyOf(sorted);
     this.waits = Waits.infer(sorted, log.dependencies());
+    this.replays = Replays.place(sorted, log.replays());
     List<MemorySample> samples = new ArrayList<>(log.memory());
     samples.sort(Comparator.comparingLong(MemorySample::atNanos));
     this.memory = List.copyOf(samples);
@@ -54,6 +60,16 @@ public final class Timeline {
   /** The waits of one lane, by start time. */
   public List<Wait> waitsOf(Track track) {
     return waits.stream().filter(track::holds).toList();
+  }
+
+  /** The graph replays that ran kernels, by start time. */
+  public List<ReplaySpan> replays() {
+    return replays;
+  }
+
+  /** The replays launched on one lane's stream, by start time. */
+  public List<ReplaySpan> replaysOf(Track track) {
+    return replays.stream().filter(track::holds).toList();
   }
 
   /** Device memory over time, by time. */

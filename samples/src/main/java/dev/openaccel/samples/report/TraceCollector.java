@@ -25,12 +25,13 @@ import org.apache.pekko.actor.typed.javadsl.Receive;
  * An actor that subscribes to its system's trace bus and pairs each {@code KernelStarted} with the
  * {@code KernelFinished} of the same stream (a stream runs one kernel at a time) into {@link
  * Span}s, each {@code EventWaited} with the {@code EventRecorded} of the same event and generation
- * into a {@link Dependency}, and keeps device memory totals as {@link MemorySample}s.
+ * into a {@link Dependency}, each {@code GraphLaunched} with the {@code GraphReplayed} of the same
+ * replay into a {@link GraphReplay}, and keeps device memory totals as {@link MemorySample}s.
  *
  * <p>Trace events travel as messages, so they may still be in flight when the host's {@code
  * synchronize} returns. {@link AwaitKernels} therefore waits for a count the host knows (the
- * kernels it launched) instead of trusting arrival order. Owns: the open kernels, the records, the
- * waits, the memory samples and the spans.
+ * kernels and replays it launched) instead of trusting arrival order. Owns: the open kernels and
+ * replays, the records, the waits, the memory samples, the spans and the replays.
  */
 public final class TraceCollector extends AbstractBehavior<TraceCollector.Command> {
 
@@ -38,16 +39,20 @@ public final class TraceCollector extends AbstractBehavior<TraceCollector.Comman
   public sealed interface Command {}
 
   /**
-   * Replies with everything so far once at least {@code kernels} kernels have finished; {@code 0}
-   * replies at once, which tells the caller the collector is subscribed.
+   * Replies with everything so far once at least {@code kernels} kernels and {@code replays} graph
+   * replays have ended; {@code 0} and {@code 0} replies at once, which tells the caller the
+   * collector is subscribed.
    */
-  public record AwaitKernels(int kernels, ActorRef<TraceLog> replyTo) implements Command {}
+  public record AwaitKernels(int kernels, int replays, ActorRef<TraceLog> replyTo)
+      implements Command {}
 
   private record Traced(TraceEvent event) implements Command {}
 
   private record StreamKey(int device, long streamId) {}
 
   private record RecordKey(long eventId, long generation) {}
+
+  private record ReplayKey(int device, long graphId, long replay) {}
 
   /** A collector subscribed to the trace bus of the system it runs in. */
   public static Behavior<Command> create() {
@@ -56,6 +61,8 @@ public final class TraceCollector extends AbstractBehavior<TraceCollector.Comman
 
   private final Map<StreamKey, TraceEvent.KernelStarted> running = new HashMap<>();
   private final List<Span> spans = new ArrayList<>();
+  private final Map<ReplayKey, TraceEvent.GraphLaunched> launched = new HashMap<>();
+  private final List<GraphReplay> replays = new ArrayList<>();
   private final Map<RecordKey, TraceEvent.EventRecorded> records = new HashMap<>();
   private final List<TraceEvent.EventWaited> waits = new ArrayList<>();
   private final List<MemorySample> memory = new ArrayList<>();
@@ -75,14 +82,39 @@ public final class TraceCollector extends AbstractBehavior<TraceCollector.Comman
   public static TraceLog await(
       ActorRef<Command> collector, ActorSystem<?> system, int kernels, Duration timeout)
       throws InterruptedException {
+    return await(collector, system, kernels, 0, timeout);
+  }
+
+  /**
+   * Asks {@code collector} for what it gathered once {@code kernels} kernels and {@code replays}
+   * graph replays have ended.
+   *
+   * @throws IllegalStateException if they have not all arrived within {@code timeout}
+   */
+  public static TraceLog await(
+      ActorRef<Command> collector,
+      ActorSystem<?> system,
+      int kernels,
+      int replays,
+      Duration timeout)
+      throws InterruptedException {
     try {
       return AskPattern.<Command, TraceLog>ask(
-              collector, replyTo -> new AwaitKernels(kernels, replyTo), timeout, system.scheduler())
+              collector,
+              replyTo -> new AwaitKernels(kernels, replays, replyTo),
+              timeout,
+              system.scheduler())
           .toCompletableFuture()
           .get(timeout.toMillis() + 1_000, TimeUnit.MILLISECONDS);
     } catch (ExecutionException | TimeoutException e) {
       throw new IllegalStateException(
-          "the trace bus did not deliver " + kernels + " finished kernels within " + timeout, e);
+          "the trace bus did not deliver "
+              + kernels
+              + " finished kernels and "
+              + replays
+              + " ended replays within "
+              + timeout,
+          e);
     }
   }
 
@@ -104,6 +136,11 @@ public final class TraceCollector extends AbstractBehavior<TraceCollector.Comman
       memory.add(sample(allocated.device(), allocated.atNanos(), allocated.allocatedBytes()));
     } else if (event instanceof TraceEvent.MemoryFreed freed) {
       memory.add(sample(freed.device(), freed.atNanos(), freed.allocatedBytes()));
+    } else if (event instanceof TraceEvent.GraphLaunched launch) {
+      launched.put(
+          new ReplayKey(launch.device().index(), launch.graphId(), launch.replay()), launch);
+    } else if (event instanceof TraceEvent.GraphReplayed ended) {
+      onReplayed(ended);
     } else {
       onKernel(event);
     }
@@ -134,6 +171,23 @@ public final class TraceCollector extends AbstractBehavior<TraceCollector.Comman
     }
   }
 
+  private void onReplayed(TraceEvent.GraphReplayed ended) {
+    TraceEvent.GraphLaunched launch =
+        launched.remove(new ReplayKey(ended.device().index(), ended.graphId(), ended.replay()));
+    if (launch != null) { // null: it was launched before the subscription
+      replays.add(
+          new GraphReplay(
+              ended.device().index(),
+              ended.streamId(),
+              ended.graphId(),
+              ended.replay(),
+              launch.atNanos(),
+              ended.atNanos(),
+              ended.failed()));
+      answerWaiting();
+    }
+  }
+
   private Behavior<Command> onAwait(AwaitKernels await) {
     waiting.add(await);
     answerWaiting();
@@ -143,7 +197,7 @@ public final class TraceCollector extends AbstractBehavior<TraceCollector.Comman
   private void answerWaiting() {
     for (Iterator<AwaitKernels> it = waiting.iterator(); it.hasNext(); ) {
       AwaitKernels await = it.next();
-      if (spans.size() >= await.kernels()) {
+      if (spans.size() >= await.kernels() && replays.size() >= await.replays()) {
         await.replyTo().tell(log());
         it.remove();
       }
@@ -170,6 +224,6 @@ public final class TraceCollector extends AbstractBehavior<TraceCollector.Comman
                 waited.streamId()));
       }
     }
-    return new TraceLog(spans, dependencies, memory);
+    return new TraceLog(spans, dependencies, memory, replays);
   }
 }

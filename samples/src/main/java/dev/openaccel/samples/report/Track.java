@@ -32,6 +32,11 @@ public record Track(int device, String deviceName, long streamId, int priority, 
     return wait.device() == device && wait.streamId() == streamId;
   }
 
+  /** Whether {@code replay} was launched on this track's stream. */
+  public boolean holds(ReplaySpan replay) {
+    return replay.device() == device && replay.streamId() == streamId;
+  }
+
   /** Whether {@code span} ran on this track's stream. */
   public boolean holds(Span span) {
     return span.device() == device && span.streamId() == streamId;

@@ -138,4 +138,49 @@ class ChromeTraceTest {
     Timeline timeline = new Timeline(List.of(COPY), List.of(new Span(0, 65, name, 0, 1, false)));
     assertEquals(name, phase(events(timeline), "X").get(0).get("name").asText());
   }
+
+  @Test
+  void aReplayIsACompleteEventOnItsStreamThatEnclosesExactlyItsKernels() throws Exception {
+    Timeline timeline =
+        new Timeline(List.of(ReplaysTest.MAIN, ReplaysTest.SIDE), ReplaysTest.twoReplays());
+    JsonNode events = events(timeline);
+    List<JsonNode> complete = phase(events, "X");
+    List<JsonNode> replays =
+        complete.stream().filter(e -> e.get("cat").asText().equals(ChromeTrace.REPLAY)).toList();
+    assertEquals(2, replays.size());
+    assertEquals("graph 3 replay 1", replays.get(0).get("name").asText());
+    assertEquals("graph 3 replay 2", replays.get(1).get("name").asText());
+    assertEquals(
+        List.of(false, true),
+        replays.stream().map(r -> r.get("args").get("failed").asBoolean()).toList());
+    for (JsonNode replay : replays) {
+      assertEquals(1, replay.get("pid").asInt());
+      assertEquals(65, replay.get("tid").asLong());
+      assertEquals(3, replay.get("args").get("kernels").asInt());
+      assertEquals(3, replay.get("args").get("graph").asLong());
+      long from = nanos(replay.get("ts"));
+      long to = from + nanos(replay.get("dur"));
+      List<String> inside = new ArrayList<>();
+      for (JsonNode kernel : complete) {
+        if (kernel == replay || kernel.get("tid").asLong() != 65) {
+          continue;
+        }
+        long start = nanos(kernel.get("ts"));
+        long end = start + nanos(kernel.get("dur"));
+        if (start >= from && end <= to) {
+          inside.add(kernel.get("name").asText());
+        } else {
+          assertTrue(end <= from || start >= to, kernel + " straddles " + replay);
+        }
+      }
+      assertEquals(List.of("double", "sum", "copyToHost"), inside, replay.toString());
+    }
+    assertTrue(
+        events.toString().indexOf("graph 3 replay 1") < events.toString().indexOf("\"double\""),
+        "a replay precedes its kernels, so one that starts with it nests inside");
+  }
+
+  private static long nanos(JsonNode micros) {
+    return Math.round(micros.asDouble() * 1_000);
+  }
 }

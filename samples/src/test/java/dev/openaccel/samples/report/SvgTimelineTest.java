@@ -87,6 +87,32 @@ class SvgTimelineTest {
         "from the copy-in lane down to the compute lane");
   }
 
+  @Test
+  void aReplayIsAnOutlineBehindItsKernelsOnItsStreamsLane() throws Exception {
+    Timeline timeline =
+        new Timeline(List.of(ReplaysTest.MAIN, ReplaysTest.SIDE), ReplaysTest.twoReplays());
+    String text = SvgTimeline.svg(timeline, "replays");
+    Document svg = parse(text);
+    List<Element> outlines = byClass(svg, "rect", "replay");
+    assertEquals(
+        List.of(
+            "graph 3 replay 1: 3 kernels, 0.003 ms",
+            "graph 3 replay 2 (failed): 3 kernels, 0.002 ms"),
+        outlines.stream().map(Element::getTextContent).toList());
+    assertEquals("#333", outlines.get(0).getAttribute("stroke"));
+    assertEquals("#d00", outlines.get(1).getAttribute("stroke"), "failed is red");
+    assertEquals(
+        List.of("graph 3 replay 1", "graph 3 replay 2"),
+        byClass(svg, "text", "replay-label").stream().map(Element::getTextContent).toList(),
+        "labelled: each is hundreds of pixels wide");
+    assertTrue(
+        text.indexOf("class=\"replay\"") < text.indexOf("<title>double: "),
+        "drawn behind its kernels");
+    // The lane of stream 65 comes first; its lane rectangle's y is the outline's y + 2.5.
+    double y = Double.parseDouble(outlines.get(0).getAttribute("y"));
+    assertEquals(y, Double.parseDouble(outlines.get(1).getAttribute("y")), 0.0, "one lane");
+  }
+
   private static List<Element> byClass(Document svg, String tag, String cssClass) {
     NodeList nodes = svg.getElementsByTagName(tag);
     List<Element> list = new ArrayList<>();

@@ -10,13 +10,17 @@ import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventOptions;
+import dev.openaccel.runtime.Graph;
+import dev.openaccel.runtime.GraphCapture;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.testkit.OpenAccelTest;
 import java.time.Duration;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
+import java.util.concurrent.atomic.AtomicInteger;
 import org.apache.pekko.actor.testkit.typed.annotations.JUnit5TestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.ActorTestKit;
 import org.apache.pekko.actor.testkit.typed.javadsl.TestKitJUnit5Extension;
@@ -97,6 +101,55 @@ class TraceCollectorTest {
       assertTrue(
           log.memory().stream().anyMatch(m -> m.device() == 0 && m.allocatedBytes() >= 4096),
           "allocation seen: " + log.memory());
+    }
+  }
+
+  @Test
+  void eachGraphReplayIsPairedAndEnclosesItsKernels(Accelerator accelerator) throws Exception {
+    ActorRef<TraceCollector.Command> collector = subscribedCollector();
+    AtomicInteger runs = new AtomicInteger();
+    try (Stream main = accelerator.newStream(Device.parse("openreg:0"))) {
+      Graph graph;
+      try (GraphCapture capture = main.beginCapture()) {
+        main.launch("first", () -> {});
+        main.launch(
+            "second",
+            () -> {
+              if (runs.incrementAndGet() == 2) {
+                throw new IllegalStateException("the second replay fails");
+              }
+            });
+        main.launch("third", () -> {});
+        graph = capture.end();
+      }
+      // Held by a kernel until both replays are enqueued, so no replay kernel can start before
+      // its launch is stamped; the held kernel is running at both launches and is neither's.
+      CountDownLatch entered = new CountDownLatch(1);
+      CountDownLatch gate = new CountDownLatch(1);
+      main.launch("held", () -> awaitGate(entered, gate));
+      assertTrue(entered.await(WAIT.toMillis(), TimeUnit.MILLISECONDS), "the held kernel started");
+      CompletableFuture<Void> one = graph.launch(main).toCompletableFuture();
+      CompletableFuture<Void> two = graph.launch(main).toCompletableFuture();
+      gate.countDown();
+      one.get(WAIT.toMillis(), TimeUnit.MILLISECONDS);
+      ExecutionException failed =
+          assertThrows(
+              ExecutionException.class, () -> two.get(WAIT.toMillis(), TimeUnit.MILLISECONDS));
+      assertTrue(failed.getCause() instanceof DeviceExecutionException, failed.toString());
+      assertThrows(DeviceExecutionException.class, main::synchronize, "the failure reported");
+      TraceLog log = TraceCollector.await(collector, testKit.system(), 7, 2, WAIT);
+      assertEquals(
+          List.of(1L, 2L), log.replays().stream().map(GraphReplay::replay).sorted().toList());
+      Track track = new Track(0, "openreg:0", main.id(), "main");
+      List<ReplaySpan> replays = new Timeline(List.of(track), log).replaysOf(track);
+      assertEquals(2, replays.size(), replays.toString());
+      for (ReplaySpan replay : replays) {
+        assertEquals(
+            List.of("first", "second", "third"),
+            replay.kernels().stream().map(Span::name).toList(),
+            replay.name());
+      }
+      assertEquals(List.of(false, true), replays.stream().map(ReplaySpan::failed).toList());
     }
   }
 
