@@ -95,8 +95,8 @@ public sealed interface TraceEvent {
   }
 
   /**
-   * A replay of a graph was enqueued on a stream (lane 0): its nodes' kernels follow, up to its
-   * {@link GraphReplayed}.
+   * A replay of a graph was enqueued on a stream (lane 0), stamped before it was: its nodes'
+   * kernels follow, up to its {@link GraphReplayed}.
    */
   record GraphLaunched(Device device, long streamId, long graphId, long replay, long atNanos)
       implements TraceEvent {

@@ -11,11 +11,11 @@ import java.util.Set;
  * launch when the host enqueues it, and its end when it ended; a stream runs its work in order, so
  * replay {@code k} on a stream ran the kernels that started at or after both its launch and the end
  * of the stream's previous replay's last kernel (replays in launch order, then end order), and
- * ended by its end. Kernels the host enqueued on that stream between two replays look the same and
- * are counted into the later one; so is a first kernel that started before the launch was stamped
- * (the runtime stamps it just after enqueueing), which is left outside. A replay that ran no traced
- * kernel on its stream (work a backend runs on the device is not traced as kernels) has nothing to
- * enclose and is left out.
+ * ended by its end (the runtime stamps the launch before it enqueues the replay, so its first
+ * kernel never starts before the stamp). Kernels the host enqueued on that stream between two
+ * replays look the same and are counted into the later one. A replay that ran no traced kernel on
+ * its stream (work a backend runs on the device is not traced as kernels) has nothing to enclose
+ * and is left out.
  */
 public final class Replays {
   private Replays() {}

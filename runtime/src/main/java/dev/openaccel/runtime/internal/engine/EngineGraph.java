@@ -73,6 +73,8 @@ final class EngineGraph implements Graph {
     DeviceWork[] replicas = replicas(); // all made before anything is enqueued, or none
     long replay = replays.incrementAndGet();
     Generation done = Generation.unnamed("replay " + replay + " of " + this);
+    long launchedAt =
+        System.nanoTime(); // before its first kernel can start; published once enqueued
     synchronized (engine.devices().replayOrder()) {
       StreamQueue[] lanes;
       try {
@@ -91,8 +93,7 @@ final class EngineGraph implements Graph {
     CompletionStage<Void> ended = done.toStage();
     Tracer tracer = engine.tracer();
     if (tracer.enabled()) {
-      tracer.publish(
-          new TraceEvent.GraphLaunched(device, stream.id(), id, replay, System.nanoTime()));
+      tracer.publish(new TraceEvent.GraphLaunched(device, stream.id(), id, replay, launchedAt));
       ended.whenComplete(
           (ok, failure) ->
               tracer.publish(
