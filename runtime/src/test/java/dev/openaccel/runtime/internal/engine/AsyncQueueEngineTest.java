@@ -166,8 +166,12 @@ class AsyncQueueEngineTest {
     DEVICE.refuseFlushes.set(true);
     try {
       device(stream, "work", () -> {}); // the drain's flush throws: the actor stops
-      DeviceExecutionException e =
-          assertThrows(DeviceExecutionException.class, stream::synchronize);
+      // The synchronize's item fails with why (DeviceExecutionException), or, if the actor stopped
+      // first, the stream refuses it at the call (IllegalStateException), saying the same.
+      RuntimeException e = assertThrows(RuntimeException.class, stream::synchronize);
+      assertTrue(
+          e instanceof DeviceExecutionException || e instanceof IllegalStateException,
+          () -> "unexpected " + e);
       assertTrue(
           e.getMessage().contains("the stream's actor failed and stopped")
               && e.getMessage().contains("the queue cannot flush"),
