@@ -77,9 +77,4 @@ public interface DeviceControl {
   static void uninstall(ActorSystem<?> system, DeviceControl control) {
     DeviceControlSlot.of(system).uninstall(control);
   }
-
-  /** The control installed on {@code system}, or null. This method is thread-safe. */
-  static DeviceControl installed(ActorSystem<?> system) {
-    return DeviceControlSlot.of(system).get();
-  }
 }

@@ -124,8 +124,8 @@ final class Capture implements GraphCapture {
   /** Captures a kernel or copy diverted from {@code stream}'s queue. */
   synchronized void enqueued(StreamQueue stream, WorkItem item) {
     CapturedNode.Work work = CapturedNode.workOf(item); // throws for what cannot be replayed
-    String name = CapturedNode.nameOf(item);
-    add(stream, CapturedNode.kindOf(name, item), name, -1, work);
+    String name = WorkItem.workName(item); // workOf took only kernels and copies
+    add(stream, CapturedNode.kindOf(name), name, -1, work);
     if (work instanceof CapturedNode.Device device) {
       device.template().work().discard(); // a template holds nothing: a graph has no close
     }

@@ -60,13 +60,8 @@ record CapturedNode(GraphNode node, CapturedNode.Work work, List<Buffer> buffers
     throw new IllegalStateException(Capture.NOT_PERMITTED + describe(item));
   }
 
-  static String nameOf(WorkItem item) {
-    return item instanceof WorkItem.HostWork work
-        ? work.name()
-        : ((WorkItem.DeviceCommand) item).name();
-  }
-
-  static GraphNode.Kind kindOf(String name, WorkItem item) {
+  /** A copy's node is named as the copy ({@code "copy"}, ...); every other is a kernel's. */
+  static GraphNode.Kind kindOf(String name) {
     return COPIES.contains(name) ? GraphNode.Kind.COPY : GraphNode.Kind.KERNEL;
   }
 

@@ -36,12 +36,8 @@ final class ItemGate {
     if (control == null || item == admitted) {
       return item;
     }
-    String name;
-    if (item instanceof WorkItem.HostWork work) {
-      name = work.name();
-    } else if (item instanceof WorkItem.DeviceCommand command) {
-      name = command.name();
-    } else {
+    String name = WorkItem.workName(item);
+    if (name == null) {
       return item; // records, waits and synchronizes take no time of their own
     }
     CompletionStage<?> stage = control.beforeWork(stream, name);
@@ -112,10 +108,6 @@ final class ItemGate {
       return new WorkItem.HostKernel(kernel.name(), thrower, kernel.result());
     }
     item.reject(null); // a launch keeps nothing; buffers and device work are given back
-    String name =
-        item instanceof WorkItem.HostWork work
-            ? work.name()
-            : ((WorkItem.DeviceCommand) item).name();
-    return new WorkItem.HostKernel(name, thrower, null);
+    return new WorkItem.HostKernel(WorkItem.workName(item), thrower, null);
   }
 }

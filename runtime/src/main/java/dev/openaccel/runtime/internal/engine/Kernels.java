@@ -151,11 +151,7 @@ final class Kernels {
         enter();
         DeviceExecutionException failure = null;
         try {
-          if (each instanceof WorkItem.Launch launch) {
-            launch.kernel().run();
-          } else {
-            each.run();
-          }
+          each.run(); // a launch's body is its kernel
         } catch (Throwable t) {
           failure = hooks.failed(name, t);
         }

@@ -16,6 +16,17 @@ sealed interface WorkItem
   /** Settles this item without running it: the stream has stopped. */
   void reject(DeviceExecutionException failure);
 
+  /**
+   * The name of {@code item} if it is a kernel or a copy (Java work, or device work); null for a
+   * record, a wait or a synchronize, which take no time of their own.
+   */
+  static String workName(WorkItem item) {
+    if (item instanceof HostWork work) {
+      return work.name();
+    }
+    return item instanceof DeviceCommand command ? command.name() : null;
+  }
+
   /** Java code run on the device thread: a kernel, a copy or a buffer kernel. */
   @FunctionalInterface
   interface Body {
