@@ -137,6 +137,7 @@ public abstract class GraphTck extends BackendTck {
 
       Graph graph = pipeline.capture();
       assertEquals(2, graph.nodes().stream().mapToInt(GraphNode::lane).max().orElse(0) + 1);
+      assertTrue(graph.description().contains(", 2 copies"), graph.description());
       for (int seed = 0; seed < 20; seed++) {
         pipeline.input(seed); // copies read the host buffer when a replay runs, as in CUDA
         await(graph.launch(pipeline.main));

@@ -260,7 +260,10 @@ final class EngineGraph implements Graph {
 
   private static String plural(GraphNode.Kind kind, int count) {
     String word = kind.name().toLowerCase(Locale.ROOT);
-    return count == 1 ? word : word.endsWith("y") ? word + "ies".substring(1) : word + "s";
+    if (count == 1) {
+      return word;
+    }
+    return word.endsWith("y") ? word.substring(0, word.length() - 1) + "ies" : word + "s";
   }
 
   @Override
