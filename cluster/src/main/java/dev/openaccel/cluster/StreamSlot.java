@@ -54,6 +54,21 @@ final class StreamSlot {
     }
     CompletableFuture<Void> written =
         stream.<Void>submit(what + " result", () -> null).toCompletableFuture();
-    return new Work(what, done.thenCompose(ignored -> written), system);
+    // Completed by the stream's own turn that ends the operation (done has completed by then, as
+    // the stream waited for it), so whatever the stream runs next already sees the Work done; a
+    // relay through done's thread could complete it later than that.
+    CompletableFuture<Void> work = new CompletableFuture<>();
+    written.whenComplete(
+        (ok, failure) ->
+            done.whenComplete(
+                (protocolOk, protocolFailure) -> {
+                  Throwable why = protocolFailure != null ? protocolFailure : failure;
+                  if (why == null) {
+                    work.complete(null);
+                  } else {
+                    work.completeExceptionally(why);
+                  }
+                }));
+    return new Work(what, work, system);
   }
 }
