@@ -146,6 +146,29 @@ class EventSubscribeTest {
   }
 
   @Test
+  void aRecordOnAnIdleStreamCarriesOneTimeNoEarlierThanTheRecord() {
+    TestProbe<EventSignal> probe = testKit.createTestProbe();
+    Stream stream = acc.newStream(D0);
+    stream.launch("before", () -> {});
+    stream.synchronize(); // idle: the record below completes where it is made
+    Event event = acc.newEvent();
+    long beforeRecord = System.nanoTime();
+    event.record(stream);
+    assertTrue(event.query());
+    event.subscribe(probe.getRef());
+    EventSignal.Completed first = probe.expectMessageClass(EventSignal.Completed.class, SIGNAL);
+    long afterFirst = System.nanoTime();
+    event.subscribe(probe.getRef());
+    EventSignal.Completed second = probe.expectMessageClass(EventSignal.Completed.class, SIGNAL);
+    assertEquals(1, first.generation());
+    assertTrue(first.completedAtNanos() - beforeRecord >= 0, "stamped before the record");
+    assertTrue(afterFirst - first.completedAtNanos() >= 0, "stamped after the first signal");
+    assertEquals(first, second, "every reader of the record sees the same time");
+    event.close();
+    stream.close();
+  }
+
+  @Test
   void subscribeToAClosedEventIsRejected() {
     TestProbe<EventSignal> probe = testKit.createTestProbe();
     Event event = acc.newStream(D0).recordEvent();
