@@ -78,13 +78,19 @@ final class Rows {
             "Event.query(), completed (vs AtomicLong.get)",
             time("CompletedEvent.eventQuery"),
             time("CompletedEvent.atomicLongRead"),
-            atMost(2, "<= 2 ns")));
+            atMost(2, "<= 2 ns").and(advantageAtLeast(0.5, "<= 2x volatile read"))));
     rows.add(
         new Row(
             "Event.synchronize(), completed (vs completed CompletableFuture.join)",
             time("CompletedEvent.eventSynchronize"),
             time("CompletedEvent.completedFutureJoin"),
             atMost(20, "<= 20 ns")));
+    rows.add(
+        new Row(
+            "Event.synchronize(), completed (vs AtomicLong.get)",
+            time("CompletedEvent.eventSynchronize"),
+            time("CompletedEvent.atomicLongRead"),
+            advantageAtLeast(0.5, "<= 2x volatile read")));
     rows.add(
         new Row(
             "fan-out 1 -> 8 -> 1, per iteration (vs CompletableFuture graph)",
@@ -108,7 +114,7 @@ final class Rows {
               "create + record " + count + " events, per event (vs completed futures)",
               perItem("EventScale.recordedEvents", n),
               perItem("EventScale.completedFutures", n),
-              none()));
+              advantageAtLeast(1 / 1.5, "<= 1.5x future")));
       rows.add(
           new Row(
               "heap per live recorded event, " + count + " (vs completed future)",

@@ -15,7 +15,7 @@ import java.util.ArrayDeque;
 public final class ContextSlots implements CurrentContext {
 
   /** The mutable current context of one thread or one actor. */
-  public static final class Slot {
+  public static final class Slot implements CurrentContext {
     private final String owner;
     private DeviceContext context;
     private ArrayDeque<AutoCloseable> openGuards; // created on first guard
@@ -32,6 +32,16 @@ public final class ContextSlots implements CurrentContext {
 
     public DeviceContext context() {
       return context;
+    }
+
+    @Override
+    public DeviceContext get() {
+      return context;
+    }
+
+    @Override
+    public void set(DeviceContext context) {
+      this.context = context;
     }
 
     /** Notes a guard opened by this slot's owner. */
@@ -75,6 +85,12 @@ public final class ContextSlots implements CurrentContext {
   @Override
   public void set(DeviceContext context) {
     current.get().context = context;
+  }
+
+  /** The calling thread's slot: see {@link CurrentContext#ofCallingThread}. */
+  @Override
+  public CurrentContext ofCallingThread() {
+    return current.get();
   }
 
   /**

@@ -13,4 +13,14 @@ public interface CurrentContext {
 
   /** Replaces the caller's current context. */
   void set(DeviceContext context);
+
+  /**
+   * The calling thread's own context, to read and write many times from that thread without finding
+   * it again each time (a device thread running a stream's kernels). Valid only on the calling
+   * thread, and only where no actor's own context is installed in its place (an actor's is
+   * installed for one message and removed after it). By default, this object itself.
+   */
+  default CurrentContext ofCallingThread() {
+    return this;
+  }
 }

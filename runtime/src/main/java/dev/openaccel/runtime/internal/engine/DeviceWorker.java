@@ -9,8 +9,15 @@ import dev.openaccel.runtime.spi.DeviceThread;
  * (see {@link DevicePool#handOff}).
  */
 final class DeviceWorker implements Runnable {
-  // The worker the calling thread is; null off the device threads.
-  private static final ThreadLocal<DeviceWorker> CURRENT = new ThreadLocal<>();
+  /** A device thread that knows its worker, so that finding it is a field read. */
+  private static final class WorkerThread extends DeviceThread {
+    final DeviceWorker worker;
+
+    WorkerThread(DeviceWorker worker, String name) {
+      super(worker, name);
+      this.worker = worker;
+    }
+  }
 
   final DevicePool pool;
   final DeviceThread thread;
@@ -19,17 +26,16 @@ final class DeviceWorker implements Runnable {
 
   DeviceWorker(DevicePool pool, String name) {
     this.pool = pool;
-    this.thread = new DeviceThread(this, name);
+    this.thread = new WorkerThread(this, name);
   }
 
   /** The worker the calling thread is, or null off the device threads. */
   static DeviceWorker current() {
-    return CURRENT.get();
+    return Thread.currentThread() instanceof WorkerThread t ? t.worker : null;
   }
 
   @Override
   public void run() {
-    CURRENT.set(this);
     try {
       while (true) {
         Runnable task;
@@ -54,7 +60,6 @@ final class DeviceWorker implements Runnable {
         }
       }
     } finally {
-      CURRENT.remove();
       pool.exited();
     }
   }

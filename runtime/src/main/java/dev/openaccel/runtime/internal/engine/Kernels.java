@@ -33,8 +33,9 @@ import java.util.concurrent.CompletableFuture;
  * serving through it.
  *
  * <p>Owns: {@code running}, {@code runner} and {@code kernelName}, which the device thread writes
- * as a kernel starts and ends and {@link #interrupt} reads (see {@code running}); the failure it
- * returns is recorded by the actor.
+ * as a kernel starts and ends and {@link #interrupt} reads (see {@code running}); {@code pinnedOn}
+ * and {@code pinned}, the thread the stream last ran on and its context, written by the stream's
+ * owner in its turns; the failure it returns is recorded by the actor.
  */
 final class Kernels {
 
@@ -68,6 +69,10 @@ final class Kernels {
 
   private Thread runner; // written before running is set to IN, read after reading IN
   private String kernelName; // likewise
+  // The context of the thread pinnedOn (current.ofCallingThread()), found once per thread rather
+  // than once per kernel; written by the stream's owner, like everything but running.
+  private Thread pinnedOn;
+  private CurrentContext pinned;
 
   /**
    * @param devices the engine's devices, which say whether the actor system's shutdown has begun
@@ -232,9 +237,20 @@ final class Kernels {
    * changed it: that change ended with it).
    */
   private void enter() {
-    if (current.get() != kernelContext) {
-      current.set(kernelContext);
+    CurrentContext slot = slot();
+    if (slot.get() != kernelContext) {
+      slot.set(kernelContext);
     }
+  }
+
+  /** The calling thread's context, found again only when the stream runs on another thread. */
+  private CurrentContext slot() {
+    Thread thread = Thread.currentThread();
+    if (thread != pinnedOn) {
+      pinned = current.ofCallingThread();
+      pinnedOn = thread;
+    }
+    return pinned;
   }
 
   /**
@@ -262,8 +278,9 @@ final class Kernels {
    * set there reaches them.
    */
   void leave() {
-    if (current.get() != DeviceContext.empty()) {
-      current.set(DeviceContext.empty());
+    CurrentContext slot = slot();
+    if (slot.get() != DeviceContext.empty()) {
+      slot.set(DeviceContext.empty());
     }
   }
 }
