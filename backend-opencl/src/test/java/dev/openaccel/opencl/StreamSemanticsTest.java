@@ -265,6 +265,28 @@ class StreamSemanticsTest {
   }
 
   @Test
+  void aRecordBehindWorkThatHasAllEndedIsCompleteWhenRecordReturns() throws Exception {
+    Stream stream = accelerator.newStream(device);
+    Event event = accelerator.newEvent(OpenClProvider.TYPE, EventOptions.defaults());
+    CountDownLatch gate = new CountDownLatch(1);
+    try (DeviceBuffer x = accelerator.allocate(device, 4 * 4096)) {
+      addOne.launch(stream, LaunchShape.of(4096), x);
+      stream.synchronize();
+      event.record(stream);
+      assertTrue(event.query(), "the device work before it has ended");
+      assertTrue(event.completion().toCompletableFuture().isDone());
+      stream.launch("gate", () -> Gates.await(gate));
+      event.record(stream);
+      assertFalse(event.query(), "a record behind work still running");
+      gate.countDown();
+      assertTrue(event.synchronize(java.time.Duration.ofSeconds(10)), "not reached in 10 s");
+    } finally {
+      gate.countDown();
+      event.close();
+    }
+  }
+
+  @Test
   void aRecordAStreamWaitsForCompletesWithoutWaitingForThatStreamsEarlierWork() throws Exception {
     assumeTrue(
         OpenClTestSupport.computeUnits() >= 2,

@@ -1,11 +1,16 @@
 package dev.openaccel.benchmarks.opencl;
 
 import static org.lwjgl.opencl.CL10.CL_COMPLETE;
+import static org.lwjgl.opencl.CL10.clEnqueueNDRangeKernel;
 import static org.lwjgl.opencl.CL10.clFlush;
 import static org.lwjgl.opencl.CL10.clReleaseEvent;
+import static org.lwjgl.opencl.CL10.clSetKernelArg1i;
 import static org.lwjgl.opencl.CL11.nclSetEventCallback;
 import static org.lwjgl.opencl.CL12.clEnqueueMarkerWithWaitList;
 
+import dev.openaccel.opencl.DeviceKernel;
+import dev.openaccel.opencl.LaunchShape;
+import dev.openaccel.opencl.OpenCl;
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.Stream;
@@ -26,7 +31,10 @@ import org.openjdk.jmh.annotations.TearDown;
 /**
  * Event completion delivered to the host without polling: record on a stream, then join the event's
  * {@code completion()} stage. The baseline enqueues a marker on a raw queue, flushes it and
- * completes a future from its {@code clSetEventCallback}.
+ * completes a future from its {@code clSetEventCallback}. On an idle stream, whose earlier work has
+ * all ended, the record completes where it is made ({@code recordThenCompletion}); behind an empty
+ * device kernel it completes when the device reports the kernel's end ({@code
+ * kernelRecordThenCompletion}, against the same kernel, a marker and its callback on a raw queue).
  */
 @State(Scope.Benchmark)
 @BenchmarkMode(Mode.AverageTime)
@@ -45,7 +53,10 @@ public class EventCallback {
   private Event event;
   private RawOpenCl raw;
   private long queue;
+  private DeviceKernel empty;
+  private long rawKernel;
   private final PointerBuffer marker = PointerBuffer.allocateDirect(1);
+  private final PointerBuffer one = PointerBuffer.allocateDirect(1).put(0, 1);
 
   @Setup
   public void setUp() {
@@ -54,6 +65,9 @@ public class EventCallback {
     event = accelerator.newEvent();
     raw = new RawOpenCl();
     queue = raw.newQueue();
+    empty = OpenCl.get(accelerator).compile(OpenClBench.EMPTY).kernel("empty");
+    rawKernel = raw.kernel(OpenClBench.EMPTY, "", "empty");
+    clSetKernelArg1i(rawKernel, 0, 0);
   }
 
   @TearDown
@@ -67,6 +81,18 @@ public class EventCallback {
   public Object recordThenCompletion() {
     event.record(stream);
     return event.completion().toCompletableFuture().join();
+  }
+
+  @Benchmark
+  public Object kernelRecordThenCompletion() {
+    empty.launch(stream, LaunchShape.of(1), 0);
+    return recordThenCompletion();
+  }
+
+  @Benchmark
+  public Object rawKernelMarkerCallback() {
+    RawOpenCl.check(clEnqueueNDRangeKernel(queue, rawKernel, 1, null, one, null, null, null), "k");
+    return rawMarkerCallback();
   }
 
   @Benchmark

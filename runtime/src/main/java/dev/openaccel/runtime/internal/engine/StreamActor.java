@@ -42,7 +42,6 @@ final class StreamActor extends ExtensibleBehavior<StreamMessage> {
           }
           try {
             DeviceQueue queue = handle.engine().spec().executor().open(handle.stream());
-            handle.opened(queue == null);
             return new StreamActor(context, handle, queue);
           } catch (RuntimeException | Error e) { // the owner must stop what it claimed
             handle.end().stop(handle.stopFailure("its device queue could not be opened: " + e));

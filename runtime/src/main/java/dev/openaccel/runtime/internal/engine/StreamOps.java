@@ -22,8 +22,7 @@ import java.util.concurrent.CompletionStage;
  * {@link StreamQueue}'s, its one subclass. Internal.
  *
  * <p>Owns nothing that callers write: every operation appends to the stream's queue. {@code
- * hostOnly} and {@code kernels} are written once each, by the stream's actor when it opens the
- * stream. Thread-safe.
+ * kernels} is written once, by the stream's actor when it opens the stream. Thread-safe.
  */
 abstract class StreamOps implements Stream.Ops {
   private static final CompletionStage<Void> SETTLED = CompletableFuture.completedStage(null);
@@ -31,9 +30,6 @@ abstract class StreamOps implements Stream.Ops {
   private final ActorEngine engine;
   private final Stream stream;
   private final boolean exclusive; // from newStream: its user may close it
-  // Written once by the stream's actor when it opens the stream (false until then): no device
-  // queue.
-  private volatile boolean hostOnly;
   private volatile Kernels kernels; // its actor's, once started: for interrupts at shutdown
 
   StreamOps(ActorEngine engine, Device device, long id, int priority, boolean exclusive) {
@@ -119,18 +115,14 @@ abstract class StreamOps implements Stream.Ops {
   }
 
   /**
-   * True if the stream has no device queue, all its work has completed, no failure awaits reporting
-   * and it takes work: a point enqueued now may be completed by the caller instead, ordered after
-   * all work enqueued before (completed) and before all work enqueued after. Reads the completed
-   * count before the failure, which the actor writes before it publishes the count.
+   * True if all the stream's work has completed, no failure awaits reporting and it takes work: a
+   * point enqueued now may be completed by the caller instead, ordered after all work enqueued
+   * before (completed: device work counts as completed only once the device reported its end) and
+   * before all work enqueued after. Reads the completed count before the failure, which the actor
+   * writes before it publishes the count.
    */
   final boolean completesAtOnce() {
-    return hostOnly && acceptsWork() && isSettled();
-  }
-
-  /** Called by the stream's actor once, before its first item: whether it has no device queue. */
-  void opened(boolean withoutDeviceQueue) {
-    hostOnly = withoutDeviceQueue;
+    return acceptsWork() && isSettled();
   }
 
   /** The actor's Java kernels, which {@link #interruptKernel} may interrupt; set once. */

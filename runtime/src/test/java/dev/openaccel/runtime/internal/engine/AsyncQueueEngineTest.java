@@ -132,7 +132,10 @@ class AsyncQueueEngineTest {
       assertEquals(List.of("produced", "consumed"), order);
 
       Event refused = Engines.newEvent(ENGINE, EventOptions.defaults());
+      CountDownLatch second = new CountDownLatch(1);
+      device(producer, "held", Engines.awaiting(second)); // the record goes to the device queue
       refused.record(producer); // mark throws: the record fails, in order
+      second.countDown();
       DeviceExecutionException e =
           assertThrows(
               DeviceExecutionException.class, () -> refused.synchronize(Duration.ofSeconds(10)));
