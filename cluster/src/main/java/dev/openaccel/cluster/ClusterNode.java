@@ -44,7 +44,7 @@ final class ClusterNode {
             bulk,
             membership);
     this.waits = new Waits(nodes, self);
-    this.collectives = new Collectives(system, self, bulk, collectiveSettings);
+    this.collectives = new Collectives(system, self, bulk, collectiveSettings, accelerator.trace());
     this.remoteEvents =
         new RemoteEvents(system, accelerator, nodes, waits, settings.controlTimeout());
     ActorRef<GatewayProtocol.Command> gateway =

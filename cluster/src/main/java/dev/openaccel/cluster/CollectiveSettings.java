@@ -10,14 +10,17 @@ import java.time.Duration;
  *
  * @param joinTimeout how long creating a process group waits for every member to join
  * @param chunk the size of the pieces the collectives cut their transfers into
+ * @param opTimeout how long an operation may run on a member, once its stream reached it
  */
-record CollectiveSettings(Duration joinTimeout, int chunk) {
+record CollectiveSettings(Duration joinTimeout, int chunk, Duration opTimeout) {
   static final String JOIN_TIMEOUT = "openaccel.cluster.collectives.join-timeout";
+  static final String OP_TIMEOUT = "openaccel.cluster.collectives.op-timeout";
   static final String CHUNK = "openaccel.cluster.collectives.chunk";
   static final int MIN_CHUNK = 1024;
 
   static CollectiveSettings from(Config config) {
     Duration join = ConfigValues.durationAtLeast(config, JOIN_TIMEOUT, Duration.ofMillis(1));
+    Duration op = ConfigValues.durationAtLeast(config, OP_TIMEOUT, Duration.ofMillis(1));
     long chunk = ConfigValues.bytesAtLeast(config, CHUNK, MIN_CHUNK);
     if (chunk > NodeCopy.CHUNK || chunk % 8 != 0) {
       throw ConfigValues.invalid(
@@ -29,6 +32,6 @@ record CollectiveSettings(Duration joinTimeout, int chunk) {
               + NodeCopy.CHUNK
               + " bytes");
     }
-    return new CollectiveSettings(join, (int) chunk);
+    return new CollectiveSettings(join, (int) chunk, op);
   }
 }

@@ -1,6 +1,7 @@
 package dev.openaccel.cluster;
 
 import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.trace.TraceBus;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
 import java.util.HashSet;
@@ -29,14 +30,17 @@ public final class Collectives {
   private final String self;
   private final Bulk bulk;
   private final CollectiveSettings settings;
+  private final TraceBus trace;
   private final ExecutionContextExecutor executor;
   private final Map<Long, String> open = new ConcurrentHashMap<>();
 
-  Collectives(ActorSystem<?> system, String self, Bulk bulk, CollectiveSettings settings) {
+  Collectives(
+      ActorSystem<?> system, String self, Bulk bulk, CollectiveSettings settings, TraceBus trace) {
     this.system = system;
     this.self = self;
     this.bulk = bulk;
     this.settings = settings;
+    this.trace = trace;
     this.executor =
         system
             .dispatchers()
@@ -85,7 +89,7 @@ public final class Collectives {
     GroupChannel channel = new GroupChannel(name, all, rank, bulk);
     CompletableFuture<ProcessGroup> created =
         join(channel)
-            .thenApply(v -> new ProcessGroup(channel, this, settings.chunk(), executor, system));
+            .thenApply(v -> new ProcessGroup(channel, this, settings, executor, system, trace));
     created.whenComplete(
         (group, failure) -> {
           if (failure != null) {

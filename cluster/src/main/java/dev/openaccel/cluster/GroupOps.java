@@ -2,22 +2,29 @@ package dev.openaccel.cluster;
 
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.trace.TraceBus;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Map;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.ConcurrentHashMap;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicInteger;
 import java.util.concurrent.atomic.AtomicLong;
 import java.util.function.Function;
+import java.util.function.Supplier;
+import org.apache.pekko.actor.Cancellable;
 import org.apache.pekko.actor.typed.ActorSystem;
+import scala.concurrent.ExecutionContextExecutor;
 
 /**
  * Numbers and enqueues the operations of one member of a {@link ProcessGroup}, once the group has
  * checked the call: collectives in one sequence per group, sends and receives in one sequence per
- * direction of each pair. Internal.
+ * direction of each pair. Once an operation has started, it fails if it has not ended within {@code
+ * openaccel.cluster.collectives.op-timeout}: a timer of the actor system's scheduler, run on the
+ * collectives dispatcher, so no thread waits for it. Each operation is traced ({@link
+ * CollectiveTrace}). Internal.
  *
  * <p>Owns: the counters and the count of operations not ended (atomic; the operation that ends last
  * after {@link #destroy} runs what the group does at its end).
@@ -25,19 +32,28 @@ import org.apache.pekko.actor.typed.ActorSystem;
 final class GroupOps {
   private final GroupChannel channel;
   private final int chunk;
-  private final Executor executor;
+  private final Duration timeout;
+  private final ExecutionContextExecutor executor;
   private final ActorSystem<?> system;
+  private final TraceBus trace;
   private final AtomicLong collectives = new AtomicLong();
   private final Map<Integer, AtomicLong> pairs = new ConcurrentHashMap<>();
   // The operations enqueued and not ended, plus one while the group is not destroyed.
   private final AtomicInteger pending = new AtomicInteger(1);
   private volatile Runnable ended; // written once, by destroy, before its release
 
-  GroupOps(GroupChannel channel, int chunk, Executor executor, ActorSystem<?> system) {
+  GroupOps(
+      GroupChannel channel,
+      CollectiveSettings settings,
+      ExecutionContextExecutor executor,
+      ActorSystem<?> system,
+      TraceBus trace) {
     this.channel = channel;
-    this.chunk = chunk;
+    this.chunk = settings.chunk();
+    this.timeout = settings.opTimeout();
     this.executor = executor;
     this.system = system;
+    this.trace = trace;
   }
 
   /** Enqueues the next collective, {@code call(arguments)}, on {@code stream}. */
@@ -59,9 +75,11 @@ final class GroupOps {
         peers.add(member);
       }
     }
+    CollectiveTrace traced = traceOf(stream, call, seq, input, output);
     OpRun run =
-        new OpRun(channel, seq, false, 0, what, call + "(" + arguments + ")", peers, executor);
-    return enqueue(stream, what, run, input, inHost, output, outHost, algorithm);
+        new OpRun(
+            channel, seq, false, 0, what, call + "(" + arguments + ")", peers, executor, traced);
+    return enqueue(stream, what, run, traced, input, inHost, output, outHost, algorithm);
   }
 
   /** Enqueues the next transfer from rank {@code from} to the other of this pair. */
@@ -95,6 +113,7 @@ final class GroupOps {
             + channel.rank();
     String descriptor =
         "send/recv(" + type + " x " + count + ", rank " + from + " to rank " + to + ")";
+    CollectiveTrace traced = traceOf(stream, call, seq, input, output);
     OpRun run =
         new OpRun(
             channel,
@@ -104,15 +123,25 @@ final class GroupOps {
             what,
             descriptor,
             List.of(peer),
-            executor);
+            executor,
+            traced);
     return enqueue(
-        stream, what, run, input, ByteBuffer.wrap(work), output, ByteBuffer.wrap(work), algorithm);
+        stream,
+        what,
+        run,
+        traced,
+        input,
+        ByteBuffer.wrap(work),
+        output,
+        ByteBuffer.wrap(work),
+        algorithm);
   }
 
   private Work enqueue(
       Stream stream,
       String what,
       OpRun run,
+      CollectiveTrace traced,
       DeviceBuffer input,
       ByteBuffer inHost,
       DeviceBuffer output,
@@ -130,7 +159,9 @@ final class GroupOps {
               inHost,
               output,
               outHost,
-              () -> run.run(() -> channel.size() == 1 ? Ring.done() : algorithm.apply(ring)),
+              () ->
+                  start(
+                      run, traced, () -> channel.size() == 1 ? Ring.done() : algorithm.apply(ring)),
               executor,
               system);
     } catch (RuntimeException e) {
@@ -138,8 +169,31 @@ final class GroupOps {
       release();
       throw e;
     }
-    work.completion().whenComplete((value, failure) -> release());
+    work.completion()
+        .whenComplete(
+            (value, failure) -> {
+              traced.ended(failure != null);
+              release();
+            });
     return work;
+  }
+
+  /** The stream reached the operation: it runs, under its timeout. */
+  private CompletableFuture<Void> start(
+      OpRun run, CollectiveTrace traced, Supplier<CompletableFuture<Void>> algorithm) {
+    traced.started();
+    CompletableFuture<Void> result = run.run(algorithm);
+    Cancellable timer =
+        system.scheduler().scheduleOnce(timeout, () -> run.timedOut(timeout), executor);
+    result.whenComplete((value, failure) -> timer.cancel());
+    return result;
+  }
+
+  private CollectiveTrace traceOf(
+      Stream stream, String call, long seq, DeviceBuffer input, DeviceBuffer output) {
+    long bytes = Math.max(input == null ? 0 : input.size(), output == null ? 0 : output.size());
+    return new CollectiveTrace(
+        trace, stream.device(), stream.id(), channel.group(), call, seq, bytes);
   }
 
   /** The group was destroyed: {@code ended} runs once every operation enqueued has ended. */

@@ -2,6 +2,7 @@ package dev.openaccel.cluster;
 
 import dev.openaccel.runtime.DeviceExecutionException;
 import java.nio.charset.StandardCharsets;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.Queue;
@@ -10,6 +11,7 @@ import java.util.concurrent.ConcurrentLinkedQueue;
 import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import java.util.function.Supplier;
+import java.util.stream.Collectors;
 
 /**
  * One operation of a process group on one member, once its stream has reached it: first every
@@ -17,15 +19,16 @@ import java.util.function.Supplier;
  * reduce op, the root), and the algorithm runs only if all agree; then the algorithm's messages.
  * Internal.
  *
- * <p>Failure: any message that cannot be sent or will not come (its node left), a disagreement, or
- * an abort from a peer fails the operation with a {@link DeviceExecutionException} whose message
- * starts with the operation ({@code "allReduce #4 of group 'g' on rank 1"}). A member whose
- * operation fails for another reason than a disagreement (which every member sees for itself) sends
- * the others an abort with its reason, so that a member waiting for bytes the failed one will never
- * send fails too. What this operation took and did not get is forgotten when it ends.
+ * <p>Failure: any message that cannot be sent or will not come (its node left), a disagreement, an
+ * abort from a peer, or the operation's timeout ({@link #timedOut}, naming the members it still
+ * waits for) fails the operation with a {@link DeviceExecutionException} whose message starts with
+ * the operation ({@code "allReduce #4 of group 'g' on rank 1"}). A member whose operation fails for
+ * another reason than a disagreement (which every member sees for itself) sends the others an abort
+ * with its reason, so that a member waiting for bytes the failed one will never send fails too.
+ * What this operation took and did not get is forgotten when it ends.
  *
- * <p>Owns: the result (completed once), the queue of messages taken, and whether it started or was
- * abandoned, all thread-safe.
+ * <p>Owns: the result (completed once), the queue of messages taken, what it waits for ({@link
+ * OpWaits}), and whether it started or was abandoned, all thread-safe.
  */
 final class OpRun {
   private final GroupChannel channel;
@@ -37,6 +40,8 @@ final class OpRun {
   private final String descriptor;
   private final List<Integer> peers;
   private final Executor executor;
+  private final CollectiveTrace trace;
+  private final OpWaits waits;
   private final Queue<long[]> taken = new ConcurrentLinkedQueue<>();
   private final CompletableFuture<Void> result = new CompletableFuture<>();
   private final AtomicBoolean disagreed = new AtomicBoolean();
@@ -50,7 +55,8 @@ final class OpRun {
       String what,
       String descriptor,
       List<Integer> peers,
-      Executor executor) {
+      Executor executor,
+      CollectiveTrace trace) {
     this.channel = channel;
     this.seq = seq;
     this.kinds = pointToPoint ? GroupChannel.ABORT + 1 : GroupChannel.DESCRIPTOR;
@@ -60,6 +66,8 @@ final class OpRun {
     this.descriptor = descriptor;
     this.peers = List.copyOf(peers);
     this.executor = executor;
+    this.trace = trace;
+    this.waits = new OpWaits(channel.size());
   }
 
   /** Completes when all of {@code stages} have, or fails with the first that fails. */
@@ -124,9 +132,38 @@ final class OpRun {
     fail(failure);
   }
 
-  /** Sends a piece of data of step {@code step} to {@code member}. */
+  /**
+   * {@code limit} has passed since the operation started: unless it ended, it fails, naming the
+   * members it still waits for, and its abort fails it on the peers.
+   */
+  void timedOut(Duration limit) {
+    if (result.isDone()) {
+      return;
+    }
+    List<Integer> members = waits.members();
+    String whom =
+        members.isEmpty()
+            ? "its own steps (nothing from or to another member is outstanding)"
+            : members.stream().map(channel::describe).collect(Collectors.joining(", "));
+    fail(
+        new DeviceExecutionException(
+            what
+                + ": timed out after "
+                + limit
+                + " ("
+                + CollectiveSettings.OP_TIMEOUT
+                + ") waiting for "
+                + whom));
+  }
+
+  /** Sends a piece of data of step {@code step} to {@code member}; traced while anybody listens. */
   CompletableFuture<Void> send(int member, int step, int piece, byte[] bytes) {
-    return send(member, GroupChannel.DATA, step, piece, bytes);
+    if (!trace.enabled()) {
+      return send(member, GroupChannel.DATA, step, piece, bytes);
+    }
+    long start = System.nanoTime();
+    return trace.step(
+        send(member, GroupChannel.DATA, step, piece, bytes), start, step, piece, bytes.length);
   }
 
   /** The piece of data of step {@code step} {@code member} sends, when it arrives. */
@@ -139,13 +176,18 @@ final class OpRun {
       return result; // the operation failed: nothing more goes out for it
     }
     long message = GroupChannel.message(kinds + kind - GroupChannel.DESCRIPTOR, seq, step, piece);
-    return channel.send(member, message, bytes);
+    CompletableFuture<Void> sent = channel.send(member, message, bytes);
+    waits.sending(member, sent);
+    return sent;
   }
 
   private CompletableFuture<byte[]> take(int member, int kind, int step, int piece) {
     long message = GroupChannel.message(kinds + kind - GroupChannel.DESCRIPTOR, seq, step, piece);
     taken.add(new long[] {member, message});
     CompletableFuture<byte[]> bytes = channel.take(member, message);
+    if (kind != GroupChannel.ABORT) {
+      waits.receiving(member, bytes); // an abort is not waited for: it may never come
+    }
     if (result.isDone()) {
       forgetTaken(); // ended meanwhile: what it took is forgotten by whichever drains last
     }

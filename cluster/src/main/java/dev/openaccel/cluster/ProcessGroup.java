@@ -2,11 +2,12 @@ package dev.openaccel.cluster;
 
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.trace.TraceBus;
 import java.nio.ByteBuffer;
 import java.util.List;
-import java.util.concurrent.Executor;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.typed.ActorSystem;
+import scala.concurrent.ExecutionContextExecutor;
 
 /**
  * One member's handle on a process group: devices of several nodes that run collectives together,
@@ -36,12 +37,13 @@ public final class ProcessGroup {
   ProcessGroup(
       GroupChannel channel,
       Collectives owner,
-      int chunk,
-      Executor executor,
-      ActorSystem<?> system) {
+      CollectiveSettings settings,
+      ExecutionContextExecutor executor,
+      ActorSystem<?> system,
+      TraceBus trace) {
     this.channel = channel;
     this.owner = owner;
-    this.ops = new GroupOps(channel, chunk, executor, system);
+    this.ops = new GroupOps(channel, settings, executor, system, trace);
   }
 
   /** The group's name. */

@@ -13,10 +13,11 @@ import org.apache.pekko.actor.typed.ActorSystem;
  * when every member reached it). The stream it was enqueued on needs no call: later work there sees
  * the result. Other streams wait with {@link #block(Stream)}. This class is thread-safe.
  *
- * <p>A failure (members that disagree, a member that left or failed) is a {@link
- * dev.openaccel.runtime.DeviceExecutionException} whose message starts with the operation, e.g.
- * {@code "allReduce #4 of group 'grads' on rank 1: ..."}; the stream it ran on reports it too, at
- * what it records next. The output buffer's contents are then unspecified.
+ * <p>A failure (members that disagree, a member that left or failed, the operation not ended within
+ * {@code openaccel.cluster.collectives.op-timeout} of its start, naming the members it waited for)
+ * is a {@link dev.openaccel.runtime.DeviceExecutionException} whose message starts with the
+ * operation, e.g. {@code "allReduce #4 of group 'grads' on rank 1: ..."}; the stream it ran on
+ * reports it too, at what it records next. The output buffer's contents are then unspecified.
  */
 public final class Work {
   private final String what;

@@ -2,14 +2,20 @@ package dev.openaccel.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
 import static org.junit.jupiter.api.Assertions.assertEquals;
+import static org.junit.jupiter.api.Assertions.assertFalse;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.trace.TraceEvent;
 import java.nio.ByteBuffer;
+import java.time.Duration;
 import java.util.ArrayList;
 import java.util.Arrays;
 import java.util.List;
+import java.util.Map;
+import java.util.TreeMap;
+import org.apache.pekko.actor.testkit.typed.javadsl.TestProbe;
 import org.junit.jupiter.api.AfterAll;
 import org.junit.jupiter.api.BeforeAll;
 import org.junit.jupiter.api.Test;
@@ -316,6 +322,81 @@ class CollectivesTest {
       }
       Groups.awaitNothingHeld(cluster, 3, "back-to-back");
     }
+  }
+
+  @Test
+  void anAllReduceIsTracedAsItsSpanAndOneStepPerPieceEachMemberSent() {
+    int count = 300_000; // 3 segments of 400,000 bytes: 2 pieces of at most 256 KiB each
+    try (Groups groups = Groups.create(cluster, 3, "traced")) {
+      List<DeviceBuffer> data = new ArrayList<>();
+      for (int rank = 0; rank < 3; rank++) {
+        data.add(groups.buffer(rank, Reference.random(ElementType.FLOAT32, count, rank)));
+      }
+      // #0 runs while nobody listens, so it is not traced; #1 is.
+      groups.onAll(rank -> allReduce(groups, rank, data.get(rank)));
+      List<TestProbe<TraceEvent>> probes = new ArrayList<>();
+      for (int rank = 0; rank < 3; rank++) {
+        probes.add(TestProbe.create(cluster.system(rank)));
+        groups.accelerator(rank).trace().subscribe(probes.get(rank).ref());
+      }
+      try {
+        groups.onAll(rank -> allReduce(groups, rank, data.get(rank)));
+        for (int rank = 0; rank < 3; rank++) {
+          checkTrace(groups, rank, probes.get(rank), count * 4L);
+        }
+      } finally {
+        for (int rank = 0; rank < 3; rank++) {
+          groups.accelerator(rank).trace().unsubscribe(probes.get(rank).ref());
+        }
+      }
+    }
+  }
+
+  private static Work allReduce(Groups groups, int rank, DeviceBuffer data) {
+    return groups
+        .group(rank)
+        .allReduce(groups.stream(rank), data, data, ElementType.FLOAT32, ReduceOp.SUM);
+  }
+
+  /**
+   * The op span of all-reduce #1 on {@code rank} and its steps, published before it: each member
+   * sends every segment but its own in the reduce-scatter (steps 0 and 1) and every segment but the
+   * one it receives last in the all-gather (steps 2 and 3), 2 (n - 1) / n of the data.
+   */
+  private static void checkTrace(Groups groups, int rank, TestProbe<TraceEvent> probe, long size) {
+    long deadline = System.nanoTime() + TestCluster.WAIT.toNanos();
+    List<TraceEvent.CollectiveStep> steps = new ArrayList<>();
+    TraceEvent.CollectiveFinished op = null;
+    while (op == null) {
+      long left = Math.max(1, deadline - System.nanoTime());
+      TraceEvent event = probe.receiveMessage(Duration.ofNanos(left));
+      if (event instanceof TraceEvent.CollectiveStep step && step.group().equals("traced")) {
+        steps.add(step);
+      } else if (event instanceof TraceEvent.CollectiveFinished finished
+          && finished.group().equals("traced")) {
+        op = finished;
+      }
+    }
+    Stream stream = groups.stream(rank);
+    String where = "rank " + rank;
+    assertEquals(stream.device(), op.device(), where);
+    assertEquals(stream.id(), op.streamId(), where);
+    assertEquals("allReduce", op.operation(), where);
+    assertEquals(1, op.number(), "the untraced operation #0 left no span");
+    assertEquals(size, op.bytes(), where);
+    assertFalse(op.failed(), where);
+    Map<Integer, Long> bytesByStep = new TreeMap<>();
+    for (TraceEvent.CollectiveStep step : steps) {
+      assertEquals("allReduce", step.operation());
+      assertEquals(1, step.number(), "the untraced operation left no step");
+      assertEquals(stream.id(), step.streamId());
+      assertTrue(op.startNanos() <= step.startNanos() && step.atNanos() <= op.atNanos(), "inside");
+      bytesByStep.merge(step.step(), step.bytes(), Long::sum);
+    }
+    assertEquals(8, steps.size(), "4 steps of 2 pieces on rank " + rank);
+    assertEquals(Map.of(0, size / 3, 1, size / 3, 2, size / 3, 3, size / 3), bytesByStep);
+    assertEquals(
+        2 * (3 - 1) * size / 3, steps.stream().mapToLong(TraceEvent.CollectiveStep::bytes).sum());
   }
 
   static void fill(ByteBuffer buffer, int value) {

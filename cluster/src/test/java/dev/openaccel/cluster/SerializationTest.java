@@ -12,6 +12,7 @@ import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Event;
 import dev.openaccel.runtime.EventHandle;
+import dev.openaccel.runtime.trace.TraceEvent;
 import java.io.Serializable;
 import java.time.Duration;
 import java.util.List;
@@ -30,8 +31,9 @@ import org.junit.jupiter.api.Test;
 import org.junit.jupiter.api.TestInstance;
 
 /**
- * Messages between nodes are Jackson CBOR through the {@link ClusterMessage} marker, Java
- * serialization is off, and everything runs with {@code serialize-messages = on}.
+ * Messages between nodes are Jackson CBOR through the {@link ClusterMessage} marker (trace events
+ * through their own binding), Java serialization is off, and everything runs with {@code
+ * serialize-messages = on}.
  */
 @TestInstance(TestInstance.Lifecycle.PER_CLASS)
 class SerializationTest {
@@ -99,6 +101,18 @@ class SerializationTest {
             new GatewayProtocol.Failed(10, "argument", "device index is out of range"));
     for (Object message : messages) {
       assertEquals(message, roundTrip(message), message.getClass().getSimpleName());
+    }
+  }
+
+  @Test
+  void theTraceEventsOfCollectivesRoundTripForSubscribersOnOtherNodes() {
+    List<TraceEvent> events =
+        List.of(
+            new TraceEvent.CollectiveStep(DEVICE, 65, "grads", "allReduce", 4, 2, 1, 4096, 10, 20),
+            new TraceEvent.CollectiveFinished(
+                DEVICE, 65, "grads", "allReduce", 4, 1 << 20, true, 10, 30));
+    for (TraceEvent event : events) {
+      assertEquals(event, roundTrip(event), event.getClass().getSimpleName());
     }
   }
 

@@ -107,6 +107,24 @@ class TraceBusTest {
   }
 
   @Test
+  void aModuleOnThePublicApiPublishesItsOwnEventsToTheSubscribers() {
+    TestProbe<TraceEvent> probe = testKit.createTestProbe();
+    accelerator().trace().subscribe(probe.ref());
+    assertTrue(accelerator().trace().enabled(), "a subscriber listens");
+    TraceEvent.CollectiveFinished op =
+        new TraceEvent.CollectiveFinished(
+            Device.parse("openreg:0"), 7, "grads", "allReduce", 3, 4096, false, 10, 20);
+    accelerator().trace().publish(op);
+    assertEquals(op, probe.expectMessageClass(TraceEvent.CollectiveFinished.class, WAIT));
+    accelerator().trace().unsubscribe(probe.ref());
+    accelerator().trace().publish(op);
+    probe.expectNoMessage(Duration.ofMillis(100));
+    NullPointerException e =
+        assertThrows(NullPointerException.class, () -> accelerator().trace().publish(null));
+    assertTrue(e.getMessage().contains("event"));
+  }
+
+  @Test
   void aStoppedSubscriberIsRemoved() {
     TestProbe<TraceEvent> probe = testKit.createTestProbe();
     accelerator().trace().subscribe(probe.ref());

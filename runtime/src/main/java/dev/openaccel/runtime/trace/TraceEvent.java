@@ -126,6 +126,68 @@ public sealed interface TraceEvent {
     }
   }
 
+  /**
+   * A piece of data one member of a process group sent for a collective operation (reported by the
+   * cluster module, on the node of that member): from when the piece was ready ({@code startNanos}:
+   * it arrived and was reduced, or it is the member's own) until it was handed to the network
+   * ({@code atNanos}). {@code operation} and {@code number} name the operation as its messages do
+   * ({@code allReduce #4}); {@code step} is its step of the algorithm, {@code piece} its index
+   * within that step, {@code bytes} its size. {@code streamId} is the stream the operation was
+   * enqueued on.
+   */
+  record CollectiveStep(
+      Device device,
+      long streamId,
+      String group,
+      String operation,
+      long number,
+      int step,
+      int piece,
+      long bytes,
+      long startNanos,
+      long atNanos)
+      implements TraceEvent {
+    /**
+     * Rejects a null {@code device}, {@code group} or {@code operation} ({@link
+     * NullPointerException}).
+     */
+    public CollectiveStep {
+      Objects.requireNonNull(device, "device");
+      Objects.requireNonNull(group, "group");
+      Objects.requireNonNull(operation, "operation");
+    }
+  }
+
+  /**
+   * A collective operation of a process group ended on one member (reported by the cluster module,
+   * on the node of that member): its span, from when it started ({@code startNanos}: its stream
+   * reached it) until its {@code Work} completed ({@code atNanos}: the result is in the output, or
+   * it failed, then {@code failed}). {@code bytes} is the larger of its input and output on this
+   * member (0 for a barrier); its {@link CollectiveStep}s carry the same group, operation and
+   * number.
+   */
+  record CollectiveFinished(
+      Device device,
+      long streamId,
+      String group,
+      String operation,
+      long number,
+      long bytes,
+      boolean failed,
+      long startNanos,
+      long atNanos)
+      implements TraceEvent {
+    /**
+     * Rejects a null {@code device}, {@code group} or {@code operation} ({@link
+     * NullPointerException}).
+     */
+    public CollectiveFinished {
+      Objects.requireNonNull(device, "device");
+      Objects.requireNonNull(group, "group");
+      Objects.requireNonNull(operation, "operation");
+    }
+  }
+
   /** Device memory was allocated; {@code allocatedBytes} is the device total afterwards. */
   record MemoryAllocated(
       Device device, long bufferId, long bytes, long allocatedBytes, long atNanos)

@@ -15,7 +15,7 @@ import jdk.jfr.StackTrace;
 @Name("dev.openaccel.Trace")
 @Label("OpenAccel Trace")
 @Category({"OpenAccel"})
-@Description("Device, stream, event, kernel and memory activity of the OpenAccel runtime")
+@Description("Device, stream, event, kernel, memory and collective activity of OpenAccel")
 @StackTrace(false)
 final class TraceRecord extends Event {
   @Label("Kind")

@@ -41,13 +41,14 @@ public final class Tracer implements TraceBus {
     updateRecording();
   }
 
-  /** Whether anybody listens; check before building an event. */
+  @Override
   public boolean enabled() {
     return enabled;
   }
 
-  /** Sends {@code event} to every subscriber and to the flight recorder. */
+  @Override
   public void publish(TraceEvent event) {
+    Objects.requireNonNull(event, "event must not be null");
     for (ActorRef<TraceEvent> subscriber : subscribers) {
       subscriber.tell(event);
     }
