@@ -7,9 +7,10 @@ import java.util.Random;
 /**
  * Plain-Java results of the collectives, element by element, in the reduction order the README
  * documents: segment k of an all-reduce (and block k of a reduce-scatter) is {@code ((x[k+1] op
- * x[k+2]) op ...) op x[k]}, a reduce to a root {@code ((x[root+1] op ...) op x[root])}.
+ * x[k+2]) op ...) op x[k]}, a reduce to a root {@code ((x[root+1] op ...) op x[root])}. The
+ * data-parallel training sample's single-process run uses {@link #allReduce} too.
  */
-final class Reference {
+public final class Reference {
   private Reference() {}
 
   /** {@code count} random elements of {@code type}, from {@code seed}. */
@@ -28,7 +29,7 @@ final class Reference {
   }
 
   /** All-reduce of {@code inputs} (one per rank). */
-  static byte[] allReduce(List<byte[]> inputs, ElementType type, ReduceOp op) {
+  public static byte[] allReduce(List<byte[]> inputs, ElementType type, ReduceOp op) {
     int n = inputs.size();
     int count = inputs.get(0).length / type.size();
     ByteBuffer out = ByteBuffer.allocate(inputs.get(0).length);

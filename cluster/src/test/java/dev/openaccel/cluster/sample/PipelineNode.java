@@ -1,7 +1,6 @@
 package dev.openaccel.cluster.sample;
 
 import com.typesafe.config.Config;
-import com.typesafe.config.ConfigFactory;
 import dev.openaccel.cluster.ClusterAccelerator;
 import java.time.Duration;
 import java.util.ArrayList;
@@ -9,12 +8,9 @@ import java.util.List;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.Address;
 import org.apache.pekko.actor.typed.ActorSystem;
-import org.apache.pekko.actor.typed.Behavior;
 import org.apache.pekko.actor.typed.javadsl.Behaviors;
-import org.apache.pekko.cluster.ClusterEvent;
 import org.apache.pekko.cluster.typed.Cluster;
 import org.apache.pekko.cluster.typed.Leave;
-import org.apache.pekko.cluster.typed.Subscribe;
 
 /**
  * One node of the distributed sample, a JVM of its own: {@code PipelineNode <index> [--base-port
@@ -40,7 +36,7 @@ public final class PipelineNode {
     Address driverAddress = Address.apply("pekko", "openaccel", "127.0.0.1", basePort);
     ActorSystem<Void> system =
         ActorSystem.create(
-            index == 0 ? Behaviors.empty() : stopWhenRemoved(driverAddress),
+            index == 0 ? Behaviors.empty() : SampleNode.stopWhenRemoved(driverAddress),
             "openaccel",
             config(basePort, index));
     ClusterAccelerator node = ClusterAccelerator.get(system);
@@ -73,39 +69,13 @@ public final class PipelineNode {
     System.exit(ok ? 0 : 1);
   }
 
-  /** A worker's guardian: the worker stops once the driver is removed from the cluster. */
-  private static Behavior<Void> stopWhenRemoved(Address driver) {
-    return Behaviors.<ClusterEvent.MemberRemoved>setup(
-            context -> {
-              Cluster.get(context.getSystem())
-                  .subscriptions()
-                  .tell(Subscribe.create(context.getSelf(), ClusterEvent.MemberRemoved.class));
-              return Behaviors.receiveMessage(
-                  removed -> {
-                    if (removed.member().address().equals(driver)) {
-                      System.out.println("the driver " + driver + " is gone; stopping");
-                      return Behaviors.stopped();
-                    }
-                    return Behaviors.same();
-                  });
-            })
-        .unsafeCast();
-  }
-
   private static Config config(int basePort, int index) {
-    return ConfigFactory.parseString(
-            """
-            pekko.actor.provider = cluster
-            pekko.remote.artery.canonical.hostname = "127.0.0.1"
-            pekko.remote.artery.canonical.port = %d
-            pekko.cluster.seed-nodes = ["pekko://openaccel@127.0.0.1:%d"]
-            pekko.cluster.downing-provider-class = "org.apache.pekko.cluster.sbr.SplitBrainResolverProvider"
-            pekko.cluster.split-brain-resolver.stable-after = 5s
-            pekko.coordinated-shutdown.exit-jvm = off
-            pekko.loglevel = WARNING
-            openaccel.openreg.device-count = 1
-            """
-                .formatted(basePort + index, basePort))
-        .withFallback(ConfigFactory.load());
+    return SampleNode.config(
+        basePort + index,
+        """
+        pekko.cluster.seed-nodes = ["pekko://openaccel@127.0.0.1:%d"]
+        pekko.cluster.split-brain-resolver.stable-after = 5s
+        """
+            .formatted(basePort));
   }
 }
