@@ -13,8 +13,8 @@ import java.util.List;
 
 /**
  * Writes a {@link Timeline} in the Chrome trace-event JSON format, which Perfetto (ui.perfetto.dev)
- * and {@code chrome://tracing} open, with {@code ts}/{@code dur} in microseconds since the first
- * kernel started:
+ * and {@code chrome://tracing} open, with {@code ts}/{@code dur} in microseconds since the
+ * timeline's origin ({@link Timeline#originNanos()}):
  *
  * <ul>
  *   <li>one process per device and one thread per stream, named by metadata events ({@code
@@ -23,6 +23,16 @@ import java.util.List;
  *   <li>one complete event (category {@value #REPLAY}, named {@code graph <id> replay <n>}, with
  *       {@code failed} in its args) per {@link ReplaySpan}, on its launching stream's thread and
  *       written before the kernels, so a kernel that starts with it nests inside it;
+ *   <li>one complete event (category {@value #COLLECTIVE}, named {@code allReduce #3 'grads'}, with
+ *       {@code group}, {@code operation}, {@code number}, {@code bytes}, {@code failed} and the
+ *       number of {@code pieces} in its args) per {@link Collective}, on its stream's thread, and a
+ *       complete event (category {@value #COLLECTIVE_STEP}, named {@code step <s> piece <p>}, with
+ *       {@code step}, {@code piece} and {@code bytes} in its args) per piece it sent, written after
+ *       it and before the kernels. Events on one thread must nest, so the pieces go by {@link
+ *       Collective#rows()}: the first row's on the stream's thread, inside the operation's event;
+ *       each further row's (pieces in flight while earlier ones were) on a thread of its own, named
+ *       {@code <stream's thread name>, collective pieces row <r>}, ordered right after the
+ *       stream's, with a thread id above every stream id;
  *   <li>one begin/end pair ({@code "ph":"B"/"E"}, category {@code wait}) per {@link Wait}, and a
  *       flow ({@code "ph":"s"} on the kernel that released it, {@code "ph":"f"} on the wait, one id
  *       each) that Perfetto draws as an arrow;
@@ -39,16 +49,24 @@ public final class ChromeTrace {
   /** The category of graph replay events. */
   public static final String REPLAY = "graph replay";
 
+  /** The category of collective operation events. */
+  public static final String COLLECTIVE = "collective";
+
+  /** The category of the events of the pieces a collective operation sent. */
+  public static final String COLLECTIVE_STEP = "collective step";
+
   private static final JsonFactory JSON = new JsonFactory();
 
   private final Timeline timeline;
   private final JsonGenerator out;
   private final long origin;
+  private final PieceThreads pieceThreads;
 
   private ChromeTrace(Timeline timeline, JsonGenerator out) {
     this.timeline = timeline;
     this.out = out;
     this.origin = timeline.originNanos();
+    this.pieceThreads = new PieceThreads(timeline);
   }
 
   /** The process id of device {@code index}. */
@@ -93,14 +111,20 @@ public final class ChromeTrace {
       metadata("process_name", pid(device), 0, "name", name);
       metadata("process_sort_index", pid(device), 0, "sort_index", device);
     }
-    for (int i = 0; i < tracks.size(); i++) {
-      Track track = tracks.get(i);
+    int order = 0;
+    for (Track track : tracks) {
       String thread =
           String.format(
               "%s (stream %d, %s, priority %d)",
               track.label(), track.streamId(), track.deviceName(), track.priority());
       metadata("thread_name", pid(track.device()), track.streamId(), "name", thread);
-      metadata("thread_sort_index", pid(track.device()), track.streamId(), "sort_index", i);
+      metadata("thread_sort_index", pid(track.device()), track.streamId(), "sort_index", order++);
+      for (int row = 1; row < pieceThreads.rows(track); row++) {
+        long tid = pieceThreads.tid(track, row);
+        String name = thread + ", collective pieces row " + (row + 1);
+        metadata("thread_name", pid(track.device()), tid, "name", name);
+        metadata("thread_sort_index", pid(track.device()), tid, "sort_index", order++);
+      }
     }
     for (ReplaySpan replay : timeline.replays()) {
       event(replay.name(), REPLAY, "X", replay.device(), replay.streamId(), replay.startNanos());
@@ -112,6 +136,9 @@ public final class ChromeTrace {
       out.writeNumberField("kernels", replay.kernels().size());
       out.writeEndObject();
       out.writeEndObject();
+    }
+    for (Collective collective : timeline.collectives()) {
+      collective(collective);
     }
     for (Span span : timeline.spans()) {
       event(span.name(), span.kind(), "X", span.device(), span.streamId(), span.startNanos());
@@ -131,6 +158,38 @@ public final class ChromeTrace {
       out.writeNumberField("MiB", sample.allocatedBytes() / (1024.0 * 1024.0));
       out.writeEndObject();
       out.writeEndObject();
+    }
+  }
+
+  /** The operation as a slice on its stream, and its pieces by row. */
+  private void collective(Collective collective) throws IOException {
+    int device = collective.device();
+    event(
+        collective.name(), COLLECTIVE, "X", device, collective.streamId(), collective.startNanos());
+    out.writeNumberField("dur", micros(collective.durationNanos()));
+    out.writeObjectFieldStart("args");
+    out.writeStringField("group", collective.group());
+    out.writeStringField("operation", collective.operation());
+    out.writeNumberField("number", collective.number());
+    out.writeNumberField("bytes", collective.bytes());
+    out.writeBooleanField("failed", collective.failed());
+    out.writeNumberField("pieces", collective.pieces().size());
+    out.writeEndObject();
+    out.writeEndObject();
+    Track track = timeline.trackOf(collective);
+    List<List<CollectivePiece>> rows = collective.rows();
+    for (int row = 0; row < rows.size(); row++) {
+      long tid = row == 0 ? collective.streamId() : pieceThreads.tid(track, row);
+      for (CollectivePiece piece : rows.get(row)) {
+        event(piece.name(), COLLECTIVE_STEP, "X", device, tid, piece.startNanos());
+        out.writeNumberField("dur", micros(piece.durationNanos()));
+        out.writeObjectFieldStart("args");
+        out.writeNumberField("step", piece.step());
+        out.writeNumberField("piece", piece.piece());
+        out.writeNumberField("bytes", piece.bytes());
+        out.writeEndObject();
+        out.writeEndObject();
+      }
     }
   }
 

@@ -4,6 +4,9 @@ import java.util.Locale;
 
 /** The SVG elements {@link SvgTimeline} writes as text. Stateless. */
 final class Svg {
+  /** The width of a character of a label, in pixels, at its 9-pixel font size. */
+  private static final double CHAR = 5.5;
+
   private Svg() {}
 
   /** A one-pixel line. */
@@ -30,6 +33,26 @@ final class Svg {
             anchor,
             weight,
             escape(text)));
+  }
+
+  /**
+   * Appends {@code name}, of class {@code cssClass}, centred over {@code x0} to {@code x1} on the
+   * lane at {@code y}, if it fits there at its 9-pixel font size.
+   */
+  static void label(StringBuilder out, String cssClass, String name, double x0, double x1, int y) {
+    if (x1 - x0 < CHAR * name.length() + 4) {
+      return;
+    }
+    out.append(
+        String.format(
+            Locale.ROOT,
+            "<text class=\"%s\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\""
+                + " font-size=\"9\" fill=\"#111\" stroke=\"white\" stroke-width=\"2.5\""
+                + " paint-order=\"stroke\" pointer-events=\"none\">%s</text>%n",
+            cssClass,
+            (x0 + x1) / 2,
+            y + 12,
+            escape(name)));
   }
 
   /** {@code text} with the five XML special characters escaped. */

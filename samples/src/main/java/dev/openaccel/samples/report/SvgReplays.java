@@ -10,9 +10,6 @@ import java.util.Locale;
  * the outline is wide enough for the text. Stateless.
  */
 final class SvgReplays {
-  /** The width of a character of a label, in pixels, at its 9-pixel font size. */
-  private static final double CHAR = 5.5;
-
   private SvgReplays() {}
 
   /** The outline from {@code x0} to {@code x1} on the lane at {@code y}, {@code lane} high. */
@@ -41,17 +38,20 @@ final class SvgReplays {
 
   /** The name centred over {@code x0} to {@code x1} on the lane at {@code y}, if it fits. */
   static void label(StringBuilder out, ReplaySpan replay, double x0, double x1, int y) {
-    if (x1 - x0 < CHAR * replay.name().length() + 4) {
-      return;
-    }
+    Svg.label(out, "replay-label", replay.name(), x0, x1, y);
+  }
+
+  /** The legend's swatch at {@code x}, on the line at {@code y}; returns the next entry's x. */
+  static double legend(StringBuilder out, double x, int y) {
     out.append(
         String.format(
             Locale.ROOT,
-            "<text class=\"replay-label\" x=\"%.1f\" y=\"%d\" text-anchor=\"middle\""
-                + " font-size=\"9\" fill=\"#111\" stroke=\"white\" stroke-width=\"2.5\""
-                + " paint-order=\"stroke\" pointer-events=\"none\">%s</text>%n",
-            (x0 + x1) / 2,
-            y + 12,
-            escape(replay.name())));
+            "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"#000\""
+                + " fill-opacity=\"0.08\" stroke=\"#333\" stroke-width=\"1.5\"/>%n",
+            x,
+            y - 10));
+    String text = "graph replay (red: failed)";
+    Svg.text(out, x + 16, y, "start", "normal", text);
+    return x + 40 + 7 * text.length();
   }
 }

@@ -21,7 +21,9 @@ import java.util.Map;
  * rectangle, so the file stays small for long runs; every wider kernel has its own. Waits narrower
  * than {@value #MIN_WAIT} pixels are not drawn: their arrows would bury the picture. Each {@link
  * ReplaySpan} is a shaded outline behind its kernels on its stream's lane (red when it failed),
- * with a tooltip, and its name over it where the outline is wide enough for the text.
+ * with a tooltip, and its name over it where the outline is wide enough for the text. Each {@link
+ * Collective} is drawn as {@link SvgCollectives} says: a tinted box over its span with a bar per
+ * piece it sent inside, behind the kernels of its lane.
  */
 public final class SvgTimeline {
   private static final int WIDTH = 1200;
@@ -121,6 +123,10 @@ public final class SvgTimeline {
     for (ReplaySpan replay : replays) {
       SvgReplays.outline(out, replay, x(replay.startNanos()), x(replay.endNanos()), y, LANE);
     }
+    List<Collective> collectives = timeline.collectivesOf(track);
+    for (Collective collective : collectives) {
+      SvgCollectives.draw(out, collective, this::x, y, LANE);
+    }
     for (Wait wait : visible(timeline.waitsOf(track))) {
       out.append(
           String.format(
@@ -155,6 +161,9 @@ public final class SvgTimeline {
     }
     for (ReplaySpan replay : replays) {
       SvgReplays.label(out, replay, x(replay.startNanos()), x(replay.endNanos()), y);
+    }
+    for (Collective collective : collectives) {
+      SvgCollectives.label(out, collective, this::x, y);
     }
   }
 
@@ -259,14 +268,10 @@ public final class SvgTimeline {
       x += 40 + 7 * label.length();
     }
     if (!timeline.replays().isEmpty()) {
-      svg.append(
-          String.format(
-              Locale.ROOT,
-              "<rect x=\"%.1f\" y=\"%d\" width=\"12\" height=\"12\" fill=\"#000\""
-                  + " fill-opacity=\"0.08\" stroke=\"#333\" stroke-width=\"1.5\"/>%n",
-              x,
-              y - 10));
-      text(svg, x + 16, y, "start", "normal", "graph replay (red: failed)");
+      x = SvgReplays.legend(svg, x, y);
+    }
+    if (!timeline.collectives().isEmpty()) {
+      SvgCollectives.legend(svg, x, y);
     }
   }
 

@@ -37,6 +37,11 @@ public record Track(int device, String deviceName, long streamId, int priority, 
     return replay.device() == device && replay.streamId() == streamId;
   }
 
+  /** Whether {@code collective} was enqueued on this track's stream. */
+  public boolean holds(Collective collective) {
+    return collective.device() == device && collective.streamId() == streamId;
+  }
+
   /** Whether {@code span} ran on this track's stream. */
   public boolean holds(Span span) {
     return span.device() == device && span.streamId() == streamId;

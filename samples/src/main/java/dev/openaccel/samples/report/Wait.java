@@ -6,8 +6,8 @@ package dev.openaccel.samples.report;
  *
  * @param device the waiting stream's device index
  * @param streamId the waiting stream's id
- * @param startNanos when the waiting stream's previous kernel ended
- * @param endNanos when its next kernel started
+ * @param startNanos when the waiting stream's previous kernel or collective operation ended
+ * @param endNanos when its next kernel or collective operation started
  * @param cause the kernel, on a stream it waited on, whose end released it
  */
 public record Wait(int device, long streamId, long startNanos, long endNanos, Span cause) {

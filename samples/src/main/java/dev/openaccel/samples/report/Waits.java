@@ -12,15 +12,27 @@ import java.util.stream.Collectors;
  * two kernels of a stream that waits on other streams ({@link Dependency}) is a {@link Wait} when a
  * kernel of one of those streams ended inside the gap; the latest such end is what released it. A
  * gap nothing explains (the device had no free compute unit, the host had not enqueued yet) is left
- * undrawn, and so is the time before a stream's first kernel.
+ * undrawn, and so is the time before a stream's first kernel. A stream running a {@link Collective}
+ * is busy, not idle: the operation's span closes a gap as a kernel does.
  */
 public final class Waits {
   private Waits() {}
 
   private record StreamKey(int device, long streamId) {}
 
+  private record Busy(long startNanos, long endNanos) {}
+
   /** The waits of every stream in {@code spans} that waited on another, by start time. */
   public static List<Wait> infer(List<Span> spans, List<Dependency> dependencies) {
+    return infer(spans, List.of(), dependencies);
+  }
+
+  /**
+   * The waits of every stream in {@code spans} that waited on another, by start time; the streams
+   * were busy during their kernels and their {@code collectives}.
+   */
+  public static List<Wait> infer(
+      List<Span> spans, List<Collective> collectives, List<Dependency> dependencies) {
     List<Wait> waits = new ArrayList<>();
     Set<StreamKey> waiting =
         dependencies.stream()
@@ -37,25 +49,37 @@ public final class Waits {
           spans.stream()
               .filter(s -> sources.contains(new StreamKey(s.device(), s.streamId())))
               .toList();
-      List<Span> own = ownSpans(spans, stream);
+      List<Busy> own = busy(spans, collectives, stream);
+      long from = own.isEmpty() ? 0 : own.get(0).endNanos();
       for (int i = 1; i < own.size(); i++) {
-        long from = own.get(i - 1).endNanos();
+        long gapFrom = from;
         long to = own.get(i).startNanos();
+        from = Math.max(from, own.get(i).endNanos());
+        if (to <= gapFrom) {
+          continue; // inside an operation's span, or right after the previous kernel
+        }
         released.stream()
-            .filter(s -> s.endNanos() > from && s.endNanos() <= to)
+            .filter(s -> s.endNanos() > gapFrom && s.endNanos() <= to)
             .max(Comparator.comparingLong(Span::endNanos))
             .ifPresent(
-                cause -> waits.add(new Wait(stream.device(), stream.streamId(), from, to, cause)));
+                cause ->
+                    waits.add(new Wait(stream.device(), stream.streamId(), gapFrom, to, cause)));
       }
     }
     waits.sort(Comparator.comparingLong(Wait::startNanos));
     return List.copyOf(waits);
   }
 
-  private static List<Span> ownSpans(List<Span> spans, StreamKey stream) {
-    return spans.stream()
+  /** When {@code stream} ran kernels or collective operations, by start time. */
+  private static List<Busy> busy(List<Span> spans, List<Collective> collectives, StreamKey stream) {
+    List<Busy> busy = new ArrayList<>();
+    spans.stream()
         .filter(s -> s.device() == stream.device() && s.streamId() == stream.streamId())
-        .sorted(Comparator.comparingLong(Span::startNanos))
-        .toList();
+        .forEach(s -> busy.add(new Busy(s.startNanos(), s.endNanos())));
+    collectives.stream()
+        .filter(c -> c.device() == stream.device() && c.streamId() == stream.streamId())
+        .forEach(c -> busy.add(new Busy(c.startNanos(), c.endNanos())));
+    busy.sort(Comparator.comparingLong(Busy::startNanos));
+    return busy;
   }
 }

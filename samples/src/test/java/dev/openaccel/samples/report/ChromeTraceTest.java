@@ -180,6 +180,144 @@ class ChromeTraceTest {
         "a replay precedes its kernels, so one that starts with it nests inside");
   }
 
+  @Test
+  void aCollectiveIsACompleteEventOnItsStreamWithItsPiecesNestedInside() throws Exception {
+    Timeline timeline =
+        new Timeline(List.of(CollectivesTest.MAIN), CollectivesTest.twoAllReducesLog());
+    JsonNode events = events(timeline);
+    List<JsonNode> complete = phase(events, "X");
+    List<JsonNode> operations = category(complete, ChromeTrace.COLLECTIVE);
+    assertEquals(
+        List.of("allReduce #3 'grads'", "allReduce #4 'grads'"),
+        operations.stream().map(e -> e.get("name").asText()).toList());
+    JsonNode first = operations.get(0);
+    assertEquals(List.of(1L, 65L), List.of(first.get("pid").asLong(), first.get("tid").asLong()));
+    assertEquals(3.0, first.get("ts").asDouble(), 0.0); // microseconds since the first kernel
+    assertEquals(8.4, first.get("dur").asDouble(), 1e-9);
+    JsonNode args = first.get("args");
+    assertEquals("grads", args.get("group").asText());
+    assertEquals("allReduce", args.get("operation").asText());
+    assertEquals(3, args.get("number").asLong());
+    assertEquals(3072, args.get("bytes").asLong());
+    assertEquals(false, args.get("failed").asBoolean());
+    assertEquals(4, args.get("pieces").asInt());
+    JsonNode failed = operations.get(1);
+    assertEquals(true, failed.get("args").get("failed").asBoolean());
+    assertEquals(13.5, failed.get("ts").asDouble(), 0.0);
+    assertEquals(6.7, failed.get("dur").asDouble(), 1e-9);
+    assertEquals(1, failed.get("args").get("pieces").asInt());
+
+    List<JsonNode> pieces = category(complete, ChromeTrace.COLLECTIVE_STEP);
+    assertEquals(
+        List.of(
+            "step 0 piece 0 @3.1+0.9 1024",
+            "step 1 piece 0 @5.0+0.8 1024",
+            "step 2 piece 0 @7.0+0.6 1024",
+            "step 3 piece 0 @9.0+0.5 1024",
+            "step 0 piece 0 @13.6+0.4 1024"),
+        pieces.stream()
+            .map(
+                e ->
+                    String.format(
+                        java.util.Locale.ROOT,
+                        "%s @%.1f+%.1f %d",
+                        e.get("name").asText(),
+                        e.get("ts").asDouble(),
+                        e.get("dur").asDouble(),
+                        e.get("args").get("bytes").asLong()))
+            .toList());
+    for (JsonNode piece : pieces) {
+      assertEquals(65, piece.get("tid").asLong(), "all in one row: on the stream's thread");
+      JsonNode around = piece.get("ts").asDouble() < 13 ? first : failed;
+      assertTrue(inside(piece, around), piece + " inside " + around);
+    }
+    assertEquals(0, pieces.get(2).get("args").get("piece").asInt());
+    assertEquals(2, pieces.get(2).get("args").get("step").asInt());
+    String text = events.toString();
+    assertTrue(
+        text.indexOf("allReduce #3 'grads'") < text.indexOf("step 0 piece 0")
+            && text.indexOf("step 0 piece 0") < text.indexOf("\"copyToHost\""),
+        "an operation precedes its pieces, and they the kernels, so equal starts nest");
+    assertNested(complete);
+  }
+
+  @Test
+  void piecesInFlightAtOnceGoToThreadsOfTheirOwnRightAfterTheStreams() throws Exception {
+    Collective broadcast = CollectivesTest.overlapping();
+    Timeline timeline =
+        new Timeline(
+            List.of(CollectivesTest.MAIN, ReplaysTest.SIDE),
+            new TraceLog(
+                List.of(new Span(0, 66, "other", 0, 100, false)),
+                List.of(),
+                List.of(),
+                List.of(),
+                List.of(broadcast)));
+    JsonNode events = events(timeline);
+    List<String> threads = new ArrayList<>();
+    for (JsonNode m : phase(events, "M")) {
+      if (m.get("name").asText().equals("thread_name")) {
+        threads.add(m.get("tid").asLong() + " " + m.get("args").get("name").asText());
+      }
+    }
+    assertEquals(
+        List.of(
+            "65 main (stream 65, openreg:0, priority 0)",
+            "67 main (stream 65, openreg:0, priority 0), collective pieces row 2",
+            "68 main (stream 65, openreg:0, priority 0), collective pieces row 3",
+            "66 side (stream 66, openreg:0, priority 0)"),
+        threads);
+    List<String> sortIndices = new ArrayList<>();
+    for (JsonNode m : phase(events, "M")) {
+      if (m.get("name").asText().equals("thread_sort_index")) {
+        sortIndices.add(m.get("tid").asLong() + ":" + m.get("args").get("sort_index").asInt());
+      }
+    }
+    assertEquals(List.of("65:0", "67:1", "68:2", "66:3"), sortIndices);
+    List<JsonNode> complete = phase(events, "X");
+    List<String> pieces =
+        category(complete, ChromeTrace.COLLECTIVE_STEP).stream()
+            .map(e -> e.get("tid").asLong() + " " + e.get("name").asText())
+            .toList();
+    assertEquals(
+        List.of("65 step 0 piece 0", "65 step 0 piece 3", "67 step 0 piece 1", "68 step 0 piece 2"),
+        pieces);
+    assertNested(complete);
+  }
+
+  private static List<JsonNode> category(List<JsonNode> events, String category) {
+    return events.stream().filter(e -> e.get("cat").asText().equals(category)).toList();
+  }
+
+  private static boolean inside(JsonNode inner, JsonNode outer) {
+    long from = nanos(outer.get("ts"));
+    long start = nanos(inner.get("ts"));
+    return start >= from && start + nanos(inner.get("dur")) <= from + nanos(outer.get("dur"));
+  }
+
+  /**
+   * Perfetto drops what does not nest: on each thread, two slices are disjoint or one holds the
+   * other.
+   */
+  private static void assertNested(List<JsonNode> complete) {
+    for (JsonNode a : complete) {
+      for (JsonNode b : complete) {
+        if (a == b
+            || a.get("pid").asInt() != b.get("pid").asInt()
+            || a.get("tid").asLong() != b.get("tid").asLong()) {
+          continue;
+        }
+        long aFrom = nanos(a.get("ts"));
+        long aTo = aFrom + nanos(a.get("dur"));
+        long bFrom = nanos(b.get("ts"));
+        long bTo = bFrom + nanos(b.get("dur"));
+        assertTrue(
+            aTo <= bFrom || bTo <= aFrom || inside(a, b) || inside(b, a),
+            a + " and " + b + " overlap without nesting");
+      }
+    }
+  }
+
   private static long nanos(JsonNode micros) {
     return Math.round(micros.asDouble() * 1_000);
   }

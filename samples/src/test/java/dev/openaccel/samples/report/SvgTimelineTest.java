@@ -113,6 +113,52 @@ class SvgTimelineTest {
     assertEquals(y, Double.parseDouble(outlines.get(1).getAttribute("y")), 0.0, "one lane");
   }
 
+  @Test
+  void aCollectiveIsABoxOnItsStreamsLaneWithABarPerPieceInside() throws Exception {
+    Timeline timeline =
+        new Timeline(List.of(CollectivesTest.MAIN), CollectivesTest.twoAllReducesLog());
+    String text = SvgTimeline.svg(timeline, "collectives");
+    Document svg = parse(text);
+    List<Element> boxes = byClass(svg, "rect", "collective");
+    assertEquals(
+        List.of(
+            "allReduce #3 'grads': 3072 bytes, 0.008 ms, pieces sent: 4",
+            "allReduce #4 'grads' (failed): 3072 bytes, 0.007 ms, pieces sent: 1"),
+        boxes.stream().map(Element::getTextContent).toList());
+    assertEquals("#d00", boxes.get(1).getAttribute("stroke"), "failed is red, as kernels are");
+    assertTrue(!boxes.get(0).getAttribute("stroke").equals("#d00"));
+    List<Element> pieces = byClass(svg, "rect", "collective-step");
+    assertEquals(
+        List.of(
+            "allReduce #3 'grads' step 0 piece 0: 1024 bytes, 0.001 ms",
+            "allReduce #3 'grads' step 1 piece 0: 1024 bytes, 0.001 ms",
+            "allReduce #3 'grads' step 2 piece 0: 1024 bytes, 0.001 ms",
+            "allReduce #3 'grads' step 3 piece 0: 1024 bytes, 0.001 ms",
+            "allReduce #4 'grads' step 0 piece 0: 1024 bytes, 0.000 ms"),
+        pieces.stream().map(Element::getTextContent).toList());
+    Element box = boxes.get(0);
+    double x0 = Double.parseDouble(box.getAttribute("x"));
+    double x1 = x0 + Double.parseDouble(box.getAttribute("width"));
+    double y0 = Double.parseDouble(box.getAttribute("y"));
+    double y1 = y0 + Double.parseDouble(box.getAttribute("height"));
+    for (Element piece : pieces.subList(0, 4)) {
+      double from = Double.parseDouble(piece.getAttribute("x"));
+      double top = Double.parseDouble(piece.getAttribute("y"));
+      assertTrue(from >= x0 && from + Double.parseDouble(piece.getAttribute("width")) <= x1);
+      assertTrue(top >= y0 && top + Double.parseDouble(piece.getAttribute("height")) <= y1);
+    }
+    assertEquals(
+        List.of("allReduce #3 'grads'", "allReduce #4 'grads'"),
+        byClass(svg, "text", "collective-label").stream().map(Element::getTextContent).toList(),
+        "labelled: each is hundreds of pixels wide");
+    assertTrue(
+        text.indexOf("class=\"collective\"") < text.indexOf("<title>copyToDevice: "),
+        "drawn behind the kernels of its lane");
+    assertTrue(
+        texts(svg, "text").contains("collective, with the pieces it sent (red: failed)"),
+        "in the legend");
+  }
+
   private static List<Element> byClass(Document svg, String tag, String cssClass) {
     NodeList nodes = svg.getElementsByTagName(tag);
     List<Element> list = new ArrayList<>();

@@ -13,6 +13,7 @@ import dev.openaccel.runtime.EventOptions;
 import dev.openaccel.runtime.Graph;
 import dev.openaccel.runtime.GraphCapture;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.trace.TraceEvent;
 import dev.openaccel.testkit.OpenAccelTest;
 import java.time.Duration;
 import java.util.List;
@@ -175,6 +176,36 @@ class TraceCollectorTest {
     }
   }
 
+  /**
+   * The cluster module publishes its collectives on the public trace bus; this test publishes the
+   * same events, as a member of a group on one of this accelerator's streams would.
+   */
+  @Test
+  void aCollectiveOperationIsPairedWithItsStepsFromTheBus(Accelerator accelerator)
+      throws Exception {
+    ActorRef<TraceCollector.Command> collector = subscribedCollector();
+    Device device = Device.parse("openreg:0");
+    for (int step = 0; step < 4; step++) {
+      long ready = 1_000 + step * 1_000L;
+      accelerator
+          .trace()
+          .publish(
+              new TraceEvent.CollectiveStep(
+                  device, 65, "grads", "allReduce", 3, step, 0, 1024, ready, ready + 500));
+    }
+    accelerator
+        .trace()
+        .publish(
+            new TraceEvent.CollectiveFinished(
+                device, 65, "grads", "allReduce", 3, 3072, false, 500, 6_000));
+    TraceLog log = TraceCollector.await(collector, testKit.system(), 0, 0, 1, WAIT);
+    assertEquals(1, log.collectives().size(), log.collectives().toString());
+    Collective collective = log.collectives().get(0);
+    assertEquals("allReduce #3 'grads'", collective.name());
+    assertEquals(
+        List.of(0, 1, 2, 3), collective.pieces().stream().map(CollectivePiece::step).toList());
+  }
+
   @Test
   void awaitFailsClearlyWhenTheKernelsNeverCome() throws Exception {
     ActorRef<TraceCollector.Command> collector = subscribedCollector();
@@ -183,6 +214,19 @@ class TraceCollectorTest {
             IllegalStateException.class,
             () -> TraceCollector.await(collector, testKit.system(), 1, Duration.ofMillis(200)));
     assertTrue(e.getMessage().contains("did not deliver 1 finished kernels"), e.getMessage());
+  }
+
+  @Test
+  void awaitFailsClearlyWhenTheCollectivesNeverCome() throws Exception {
+    ActorRef<TraceCollector.Command> collector = subscribedCollector();
+    IllegalStateException e =
+        assertThrows(
+            IllegalStateException.class,
+            () ->
+                TraceCollector.await(collector, testKit.system(), 0, 0, 2, Duration.ofMillis(200)));
+    assertTrue(
+        e.getMessage().contains("0 ended replays and 2 ended collective operations"),
+        e.getMessage());
   }
 
   private List<Span> awaitQuietly(ActorRef<TraceCollector.Command> collector, int kernels) {

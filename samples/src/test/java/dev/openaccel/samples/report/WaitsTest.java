@@ -32,6 +32,18 @@ class WaitsTest {
   }
 
   @Test
+  void aStreamRunningACollectiveIsBusyNotWaiting() {
+    Collective allReduce =
+        new Collective(0, 66, "grads", "allReduce", 1, 64, false, 20, 60, List.of());
+    Span during = new Span(0, 65, "copy a", 5, 40, false); // ends inside the operation
+    Span after = new Span(0, 65, "copy b", 50, 80, false); // ends after it, inside the gap
+    assertEquals(
+        List.of(new Wait(0, 66, 60, 100, after)),
+        Waits.infer(
+            List.of(GEMM_0, during, after, GEMM_1), List.of(allReduce), List.of(ON_COPY_IN)));
+  }
+
+  @Test
   void aStreamWaitingOnItsOwnEventIsNotItsOwnCause() {
     Dependency self = new Dependency(3, 1, 0, 66, 0, 66);
     assertEquals(List.of(), Waits.infer(List.of(GEMM_0, GEMM_1), List.of(self)));
