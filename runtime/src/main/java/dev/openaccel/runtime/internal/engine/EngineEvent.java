@@ -14,11 +14,9 @@ import dev.openaccel.runtime.spi.EngineSpec;
  * place in its stream are one step, as far as any concurrent wait can see. A record that completed
  * where it was made ({@link StreamQueue#completesAtOnce}) keeps no generation: {@code latest} is
  * then {@link #AT_ONCE} and its number and time are in {@code atOnceNumber} and {@code
- * atOnceNanos}, written and read under the monitor. Such a record belongs to an event without
- * timing (a timing event's records always take the trip through the stream), whose completion time
- * only a subscriber's signal shows: it is read from the clock when first asked for ({@link
- * #latest}), not by the record, so a record costs no clock read; the time is then the same for
- * every later reader, and no earlier than the completion.
+ * atOnceNanos}, written and read under the monitor. The record itself reads the time from the
+ * clock, since subscribers order completions by it (read when first asked for instead, it would
+ * stamp the record later than records that completed after it).
  *
  * <p>An event is 40 bytes with compressed references, because applications keep many alive: the id,
  * the device index and the timing flag share one {@code long} ({@link #key}).
@@ -33,14 +31,12 @@ final class EngineEvent implements BackendEvent {
   private static final int DEVICE_SHIFT = 48;
   // The latest record completed without failure where it was made; see the class comment.
   private static final Generation AT_ONCE = Generation.unnamed("a record completed at once");
-  // atOnceNanos before anyone asked for the time of a record completed at once.
-  private static final long UNREAD = Long.MIN_VALUE;
 
   // Bits 0-47 the id, 48-62 the device index, 63 whether the event is timing (the key's sign).
   private final long key;
   private volatile Generation latest;
   private long atOnceNumber; // guarded by this: meaningful while latest is AT_ONCE
-  private long atOnceNanos; // guarded by this: meaningful while latest is AT_ONCE; see UNREAD
+  private long atOnceNanos; // guarded by this: meaningful while latest is AT_ONCE
 
   /**
    * @param id non-zero, at most {@link #ID_MASK}
@@ -80,13 +76,7 @@ final class EngineEvent implements BackendEvent {
     }
     synchronized (this) {
       current = latest;
-      if (current != AT_ONCE) {
-        return current;
-      }
-      if (atOnceNanos == UNREAD) {
-        atOnceNanos = System.nanoTime();
-      }
-      return Generation.completed(this, atOnceNumber, atOnceNanos);
+      return current == AT_ONCE ? Generation.completed(this, atOnceNumber, atOnceNanos) : current;
     }
   }
 
@@ -139,7 +129,7 @@ final class EngineEvent implements BackendEvent {
     long number = nextNumber();
     if (!timing() && stream.completesAtOnce()) {
       atOnceNumber = number;
-      atOnceNanos = UNREAD; // read from the clock when first asked for: see the class comment
+      atOnceNanos = System.nanoTime();
       latest = AT_ONCE;
       return number;
     }
