@@ -70,6 +70,16 @@ public final class Collectives {
   /** Like {@link #create}, without blocking: the stage fails instead (misuse throws at once). */
   public CompletionStage<ProcessGroup> createAsync(
       String name, List<RemoteDevice> members, RemoteDevice device) {
+    return createAsync(name, members, device, settings.smallLimit());
+  }
+
+  /**
+   * Like {@link #createAsync(String, List, RemoteDevice)} with {@code smallLimit} as the group's
+   * {@code openaccel.cluster.collectives.small-limit}, so that measurements and tests run both
+   * all-reduce algorithms over the same nodes. Every member must give the same limit.
+   */
+  CompletionStage<ProcessGroup> createAsync(
+      String name, List<RemoteDevice> members, RemoteDevice device, long smallLimit) {
     Objects.requireNonNull(name, "name");
     Objects.requireNonNull(device, "device");
     List<RemoteDevice> all = List.copyOf(members);
@@ -87,9 +97,10 @@ public final class Collectives {
               + "' (the same tag) is open here; destroy it or choose another name");
     }
     GroupChannel channel = new GroupChannel(name, all, rank, bulk);
+    CollectiveSettings own = settings.withSmallLimit(smallLimit);
     CompletableFuture<ProcessGroup> created =
-        join(channel)
-            .thenApply(v -> new ProcessGroup(channel, this, settings, executor, system, trace));
+        join(channel, smallLimit)
+            .thenApply(v -> new ProcessGroup(channel, this, own, executor, system, trace));
     created.whenComplete(
         (group, failure) -> {
           if (failure != null) {
@@ -139,9 +150,13 @@ public final class Collectives {
     return rank;
   }
 
-  private CompletableFuture<Void> join(GroupChannel channel) {
+  /**
+   * Exchanges joins with every other member; they compare the member lists and the small limits, as
+   * members that ran different all-reduce algorithms would misread each other's messages.
+   */
+  private CompletableFuture<Void> join(GroupChannel channel, long smallLimit) {
     long message = GroupChannel.message(GroupChannel.JOIN, 0, 0, 0);
-    String mine = channel.members().toString();
+    String mine = "members " + channel.members() + " and small-limit " + smallLimit;
     Set<Integer> missing = new ConcurrentSkipListSet<>();
     List<CompletableFuture<?>> steps = new ArrayList<>();
     List<Integer> peers = new ArrayList<>();
@@ -206,7 +221,7 @@ public final class Collectives {
                 + channel.group()
                 + "': members disagree: "
                 + channel.describe(channel.rank())
-                + " has members "
+                + " has "
                 + mine
                 + " but "
                 + channel.describe(peers.get(i))

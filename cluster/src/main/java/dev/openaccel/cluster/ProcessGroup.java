@@ -32,6 +32,7 @@ public final class ProcessGroup {
   private final GroupChannel channel;
   private final Collectives owner;
   private final GroupOps ops;
+  private final long smallLimit;
   private final AtomicBoolean destroyed = new AtomicBoolean();
 
   ProcessGroup(
@@ -44,6 +45,7 @@ public final class ProcessGroup {
     this.channel = channel;
     this.owner = owner;
     this.ops = new GroupOps(channel, settings, executor, system, trace);
+    this.smallLimit = settings.smallLimit();
   }
 
   /** The group's name. */
@@ -73,7 +75,10 @@ public final class ProcessGroup {
 
   /**
    * Every member's {@code input} reduced element by element with {@code op} into every member's
-   * {@code output} (the same size; it may be the input), bit-identical on all members.
+   * {@code output} (the same size; it may be the input), bit-identical on all members. An input of
+   * at most {@code openaccel.cluster.collectives.small-limit} bytes is exchanged directly between
+   * all members ({@link DirectAllReduce}), a larger one goes round the ring ({@link Ring}); both
+   * reduce in the same order, so the result does not depend on which ran.
    */
   public Work allReduce(
       Stream stream, DeviceBuffer input, DeviceBuffer output, ElementType type, ReduceOp op) {
@@ -90,7 +95,12 @@ public final class ProcessGroup {
         ByteBuffer.wrap(work),
         output,
         ByteBuffer.wrap(work),
-        ring -> ring.allReduce(work, Ring.segments(count, type.size(), size()), type, op));
+        ring -> {
+          int[] segments = Ring.segments(count, type.size(), size());
+          return input.size() <= smallLimit
+              ? ring.allReduceDirect(work, segments, type, op)
+              : ring.allReduce(work, segments, type, op);
+        });
   }
 
   /** {@code root}'s {@code buffer} copied into every other member's {@code buffer}. */

@@ -80,6 +80,15 @@ final class Ring {
     return OpRun.all(pieces);
   }
 
+  /**
+   * The all-reduce of a small {@code work} as one exchange between all members ({@link
+   * DirectAllReduce}), reducing each segment of {@code bounds} in the ring's order.
+   */
+  CompletableFuture<Void> allReduceDirect(
+      byte[] work, int[] bounds, ElementType type, ReduceOp reduce) {
+    return new DirectAllReduce(op, n, rank, chunk, executor).run(work, bounds, type, reduce);
+  }
+
   /** Reduce-scatter: block {@code rank} of {@code work} ends complete on this member. */
   CompletableFuture<Void> reduceScatter(
       byte[] work, int[] bounds, ElementType type, ReduceOp reduce) {
@@ -211,10 +220,18 @@ final class Ring {
             executor);
   }
 
-  /** The piece {@code p} is complete: an average is divided once, and it is stored. */
   private void finish(byte[] p, byte[] work, int from, ElementType type, ReduceOp reduce) {
+    finish(p, work, from, type, reduce, n);
+  }
+
+  /**
+   * The piece {@code p} of the result is complete: an average of {@code members} is divided once,
+   * and it is stored in {@code work} at {@code from}.
+   */
+  static void finish(
+      byte[] p, byte[] work, int from, ElementType type, ReduceOp reduce, int members) {
     if (reduce == ReduceOp.AVERAGE) {
-      Reduction.divide(type, p, n);
+      Reduction.divide(type, p, members);
     }
     System.arraycopy(p, 0, work, from, p.length);
   }

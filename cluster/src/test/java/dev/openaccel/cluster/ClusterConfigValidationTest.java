@@ -26,6 +26,7 @@ class ClusterConfigValidationTest {
     BAD.put("openaccel.cluster.collectives.join-timeout", "0s");
     BAD.put("openaccel.cluster.collectives.chunk", "1MiB");
     BAD.put("openaccel.cluster.collectives.op-timeout", "0s");
+    BAD.put("openaccel.cluster.collectives.small-limit", "-1");
   }
 
   @TestFactory

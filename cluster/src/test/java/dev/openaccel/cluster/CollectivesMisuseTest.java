@@ -385,6 +385,36 @@ class CollectivesMisuseTest {
               .createAsync("lists", members, straight.get(node))
               .toCompletableFuture());
     }
+    for (String message : failedCreations(created)) {
+      assertTrue(
+          message.contains(straight.toString()) && message.contains(swapped.toString()), message);
+    }
+    Groups.awaitNothingHeld(cluster, 3, "lists"); // compared once all joins arrived
+  }
+
+  @Test
+  void membersWithDifferentSmallLimitsFailTheCreationNamingBoth() {
+    List<RemoteDevice> members = Groups.members(cluster, 3);
+    List<CompletableFuture<ProcessGroup>> created = new ArrayList<>();
+    for (int node = 0; node < 3; node++) {
+      // Their all-reduces would run different algorithms and misread each other's messages.
+      created.add(
+          cluster
+              .node(node)
+              .collectives()
+              .createAsync("limits", members, members.get(node), node == 2 ? 0 : 4096)
+              .toCompletableFuture());
+    }
+    for (String message : failedCreations(created)) {
+      assertTrue(
+          message.contains("small-limit 4096") && message.contains("small-limit 0"), message);
+    }
+    Groups.awaitNothingHeld(cluster, 3, "limits");
+  }
+
+  /** The messages of creations that must all fail as members that disagree. */
+  private static List<String> failedCreations(List<CompletableFuture<ProcessGroup>> created) {
+    List<String> messages = new ArrayList<>();
     for (CompletableFuture<ProcessGroup> creation : created) {
       ExecutionException e =
           assertThrows(
@@ -393,10 +423,9 @@ class CollectivesMisuseTest {
       String message = e.getCause().getMessage();
       assertTrue(e.getCause() instanceof IllegalArgumentException, message);
       assertTrue(message.contains("members disagree"), message);
-      assertTrue(
-          message.contains(straight.toString()) && message.contains(swapped.toString()), message);
+      messages.add(message);
     }
-    Groups.awaitNothingHeld(cluster, 3, "lists"); // compared once all joins arrived
+    return messages;
   }
 
   private static void assertMessage(Class<? extends Throwable> type, Runnable call, String part) {

@@ -64,13 +64,16 @@ class CollectivesTest {
   }
 
   @Test
-  void allReduceOfEveryTypeAndOpIsTheReferenceBitForBitOnEveryMember() {
-    try (Groups groups = Groups.create(cluster, 3, "all-reduce")) {
-      long seed = 0;
-      for (ElementType type : ElementType.values()) {
-        for (ReduceOp op : ReduceOp.values()) {
-          for (int count : new int[] {1, 2, 7, 1000}) {
-            checkAllReduce(groups, type, op, count, seed++);
+  void allReduceOfEveryTypeAndOpIsTheReferenceBitForBitOnEveryMemberDirectAndOnTheRing() {
+    // The default small-limit exchanges these sizes directly; 0 sends them round the ring.
+    for (long smallLimit : new long[] {-1, 0}) {
+      try (Groups groups = Groups.create(cluster, 3, "all-reduce-" + smallLimit, smallLimit)) {
+        long seed = 0;
+        for (ElementType type : ElementType.values()) {
+          for (ReduceOp op : ReduceOp.values()) {
+            for (int count : new int[] {1, 2, 7, 1000}) {
+              checkAllReduce(groups, type, op, count, seed++);
+            }
           }
         }
       }

@@ -42,14 +42,23 @@ final class Groups implements AutoCloseable {
 
   /** Creates the group {@code name} on the first {@code n} nodes, all at once. */
   static Groups create(TestCluster cluster, int n, String name) {
+    return create(cluster, n, name, -1);
+  }
+
+  /**
+   * Creates the group {@code name} on the first {@code n} nodes, all at once, with {@code
+   * smallLimit} as its small-limit (0: every all-reduce takes the ring), or the nodes' setting if
+   * negative.
+   */
+  static Groups create(TestCluster cluster, int n, String name, long smallLimit) {
     List<RemoteDevice> members = members(cluster, n);
     List<CompletableFuture<ProcessGroup>> created = new ArrayList<>();
     for (int i = 0; i < n; i++) {
+      Collectives collectives = cluster.node(i).collectives();
       created.add(
-          cluster
-              .node(i)
-              .collectives()
-              .createAsync(name, members, members.get(i))
+          (smallLimit < 0
+                  ? collectives.createAsync(name, members, members.get(i))
+                  : collectives.createAsync(name, members, members.get(i), smallLimit))
               .toCompletableFuture());
     }
     List<ProcessGroup> groups = new ArrayList<>();
@@ -113,6 +122,12 @@ final class Groups implements AutoCloseable {
     DeviceBuffer buffer = accelerator(rank).allocate(group(rank).device().device(), size);
     buffers.add(buffer);
     return buffer;
+  }
+
+  /** Frees {@code buffer}, made by {@link #buffer} or {@link #empty}, before the group closes. */
+  void release(DeviceBuffer buffer) {
+    buffers.remove(buffer);
+    buffer.close();
   }
 
   /** {@code buffer}'s bytes, read on member {@code rank}'s stream after the work before. */
