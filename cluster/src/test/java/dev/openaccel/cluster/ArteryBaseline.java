@@ -1,5 +1,6 @@
 package dev.openaccel.cluster;
 
+import java.util.Arrays;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.TimeUnit;
 import org.apache.pekko.actor.typed.ActorRef;
@@ -11,11 +12,11 @@ import org.apache.pekko.actor.typed.javadsl.Behaviors;
 
 /**
  * Plain Pekko remoting between two actor systems, without OpenAccel, as the yardstick for the
- * cluster module's figures: 64 MiB as a stream of messages from node A to node B, either Jackson
- * CBOR records with a {@code byte[]} field on the ordinary lane or raw {@code byte[]} messages
- * (Pekko's byte array serializer) to a large-message destination. The sender keeps at most {@link
- * #WINDOW} bytes unacknowledged, the receiver acknowledges every message, so nothing overflows
- * Artery's queues (the same bound as the bulk lane's default window).
+ * cluster module's figures: a number of bytes as a stream of messages from node A to node B, either
+ * Jackson CBOR records with a {@code byte[]} field on the ordinary lane or raw {@code byte[]}
+ * messages (Pekko's byte array serializer) to a large-message destination. The sender keeps at most
+ * {@link #WINDOW} bytes unacknowledged, the receiver acknowledges every message, so nothing
+ * overflows Artery's queues (the same bound as the bulk lane's default window).
  *
  * <p>Owns: the sender's in-flight count, inside its actor.
  */
@@ -52,15 +53,19 @@ final class ArteryBaseline {
   }
 
   /**
-   * Sends {@code total} bytes in messages of {@code size} bytes and returns the seconds until the
-   * last one was acknowledged.
+   * Sends {@code total} bytes in messages of {@code size} bytes (the last one shorter if {@code
+   * size} does not divide it) and returns the seconds until the last one was acknowledged.
    */
   double send(boolean raw, long total, int size) throws Exception {
+    return sendAsync(raw, total, size).get(120, TimeUnit.SECONDS);
+  }
+
+  /** Like {@link #send}, without blocking: several links can send at once. */
+  CompletableFuture<Double> sendAsync(boolean raw, long total, int size) {
     CompletableFuture<Void> done = new CompletableFuture<>();
     long start = System.nanoTime();
     source.tell(new Start(raw ? rawSink : cborSink, total, new byte[size], raw, done));
-    done.get(120, TimeUnit.SECONDS);
-    return (System.nanoTime() - start) / 1e9;
+    return done.thenApply(ignored -> (System.nanoTime() - start) / 1e9);
   }
 
   /** {@code ref} of {@code owner}, as {@code viewer} reaches it over the network. */
@@ -90,9 +95,14 @@ final class ArteryBaseline {
               () -> {
                 Start run = current[0];
                 while (state[0] < run.total() && state[2] < WINDOW) {
-                  run.target().tell(run.raw() ? run.payload() : new Block(run.payload()));
-                  state[0] += run.payload().length;
-                  state[2] += run.payload().length;
+                  int length = (int) Math.min(run.payload().length, run.total() - state[0]);
+                  byte[] payload =
+                      length == run.payload().length
+                          ? run.payload()
+                          : Arrays.copyOf(run.payload(), length);
+                  run.target().tell(run.raw() ? payload : new Block(payload));
+                  state[0] += length;
+                  state[2] += length;
                 }
               };
           return Behaviors.receive(Object.class)

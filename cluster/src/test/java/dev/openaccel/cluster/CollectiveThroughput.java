@@ -1,62 +1,102 @@
 package dev.openaccel.cluster;
 
 import dev.openaccel.runtime.DeviceBuffer;
+import java.nio.ByteBuffer;
+import java.nio.FloatBuffer;
+import java.nio.file.Files;
+import java.nio.file.Path;
 import java.time.Duration;
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.TimeUnit;
 
 /**
- * Bus bandwidth of a ring all-reduce over three cluster nodes (three actor systems in this JVM,
- * Artery TCP on 127.0.0.1) next to its baseline in the same run: each node sending the same bytes
- * an all-reduce sends (2(n-1)/n of the buffer) to its right neighbour at the same time, as 256 KiB
- * raw {@code byte[]} messages over the same Artery connections ({@link ArteryBaseline}, windowed
- * like the bulk lane). Bus bandwidth is those bytes per node divided by the time, as NCCL's tests
- * define it. Rounds alternate the two. {@code cluster/run-collectives [rounds] [MiB]} runs it.
+ * All-reduce bus bandwidth over three cluster nodes (three actor systems in this JVM, Artery TCP on
+ * 127.0.0.1) swept over sizes, next to its baseline in the same run: each node sending the same
+ * bytes an all-reduce sends (2(n-1)/n of the buffer) to its right neighbour at the same time, as
+ * raw {@code byte[]} messages of up to 256 KiB over the same Artery connections ({@link
+ * ArteryBaseline}, windowed like the bulk lane). Bus bandwidth is those bytes per node divided by
+ * the time, as NCCL's tests define it (algorithm bandwidth times 2(n-1)/n), whichever algorithm the
+ * size takes. For each size, rounds alternate the two and which goes first; sizes under 1 MiB take
+ * several samples per round. Prints a markdown table with the target (at least 0.8 times the raw
+ * ring from 16 MiB up) and writes an SVG plot. {@code cluster/run-collectives [rounds] [max MiB]
+ * [svg]} runs it.
  */
 public final class CollectiveThroughput {
   private static final Duration LONG = Duration.ofSeconds(120);
+  private static final long TARGET_FROM = 16L << 20;
+  private static final double TARGET = 0.8;
 
   private CollectiveThroughput() {}
 
+  private record Row(long size, double[] ours, double[] raw) {}
+
   public static void main(String[] args) throws Exception {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
-    int mib = args.length > 1 ? Integer.parseInt(args[1]) : 32;
+    int maxMib = args.length > 1 ? Integer.parseInt(args[1]) : 256;
+    Path svg = Path.of(args.length > 2 ? args[2] : "cluster/target/allreduce-bandwidth.svg");
     int n = 3;
-    int size = mib << 20;
-    long perNode = (long) size * 2 * (n - 1) / n;
+    String load = Samples.loadAverage();
     String config =
-        ArteryBaseline.CONFIG + "\nopenaccel.openreg.memory-per-device = " + (2 * mib) + "MiB";
+        ArteryBaseline.CONFIG
+            + "\nopenaccel.openreg.memory-per-device = "
+            + Math.max(64, 2 * maxMib)
+            + "MiB";
+    List<Row> rows = new ArrayList<>();
+    long smallLimit;
     try (TestCluster cluster = TestCluster.start(n, config);
         Groups groups = Groups.create(cluster, n, "throughput")) {
+      smallLimit = cluster.system(0).settings().config().getBytes(CollectiveSettings.SMALL_LIMIT);
       List<ArteryBaseline> ring = new ArrayList<>();
       for (int i = 0; i < n; i++) {
         ring.add(new ArteryBaseline(cluster.system(i), cluster.system((i + 1) % n)));
       }
-      List<DeviceBuffer> data = new ArrayList<>();
-      for (int rank = 0; rank < n; rank++) {
-        data.add(groups.buffer(rank, Reference.random(ElementType.FLOAT32, size / 4, rank)));
+      for (long size = 4096; size <= (long) maxMib << 20; size *= 2) {
+        rows.add(measure(groups, ring, (int) size, rounds));
       }
-      double[] collective = new double[rounds];
-      double[] raw = new double[rounds];
-      for (int round = -1; round < rounds; round++) { // round -1 warms up
-        double seconds = allReduce(groups, data);
-        double baseline = rawRing(ring, perNode);
+    }
+    System.out.printf(
+        "CollectiveThroughput: %d nodes in one JVM, Artery TCP on 127.0.0.1, all-reduce (average)"
+            + " of float32, %d rounds after 1 warm-up per size, bus bandwidth in MB/s (10^6 bytes),"
+            + " direct exchange up to %s, ring above; load average %s before, %s after%n%n",
+        n, rounds, Samples.size(smallLimit), load, Samples.loadAverage());
+    System.out.println(table(rows));
+    Files.createDirectories(svg.toAbsolutePath().getParent());
+    Files.writeString(svg, plot(rows, n));
+    System.out.println("plot: " + svg);
+  }
+
+  /** Rounds of both at one size, each sample the bus bandwidth of one operation in MB/s. */
+  private static Row measure(Groups groups, List<ArteryBaseline> ring, int size, int rounds)
+      throws Exception {
+    int n = groups.size();
+    long perNode = (long) size * 2 * (n - 1) / n;
+    int perRound = (int) Math.max(1, Math.min(16, (1L << 20) / size));
+    List<DeviceBuffer> data = new ArrayList<>();
+    for (int rank = 0; rank < n; rank++) {
+      data.add(groups.buffer(rank, floats(size / 4, rank + 1)));
+    }
+    double[] ours = new double[rounds * perRound];
+    double[] raw = new double[rounds * perRound];
+    for (int round = -1; round < rounds; round++) { // round -1 warms up
+      for (int k = 0; k < perRound; k++) {
+        boolean oursFirst = (round + k) % 2 == 0;
+        double a = oursFirst ? allReduce(groups, data) : rawRing(ring, perNode);
+        double b = oursFirst ? rawRing(ring, perNode) : allReduce(groups, data);
         if (round >= 0) {
-          collective[round] = perNode / seconds / 1e6;
-          raw[round] = perNode / baseline / 1e6;
+          ours[round * perRound + k] = perNode / (oursFirst ? a : b) / 1e6;
+          raw[round * perRound + k] = perNode / (oursFirst ? b : a) / 1e6;
         }
       }
-      System.out.printf(
-          "CollectiveThroughput: %d nodes in one JVM, Artery TCP on 127.0.0.1, all-reduce of %d MiB"
-              + " float32 (%d bytes sent per node), %d rounds after 1 warm-up, MB = 10^6 bytes%n",
-          n, mib, perNode, rounds);
-      row("all-reduce bus bandwidth (MB/s)", collective);
-      row("raw byte[] ring, same bytes (MB/s)", raw);
-      System.out.printf(
-          "ratio of medians all-reduce/raw: %.2f%n", median(collective) / median(raw));
     }
+    for (int rank = 0; rank < n; rank++) {
+      groups.release(data.get(rank));
+    }
+    System.err.printf(
+        "%s: all-reduce %.1f MB/s, raw %.1f MB/s%n",
+        Samples.size(size), Samples.median(ours), Samples.median(raw));
+    return new Row(size, ours, raw);
   }
 
   private static double allReduce(Groups groups, List<DeviceBuffer> data) {
@@ -81,40 +121,60 @@ public final class CollectiveThroughput {
     return (System.nanoTime() - start) / 1e9;
   }
 
-  private static double rawRing(List<ArteryBaseline> ring, long perNode) {
+  private static double rawRing(List<ArteryBaseline> ring, long perNode) throws Exception {
     long start = System.nanoTime();
     List<CompletableFuture<Double>> sends = new ArrayList<>();
     for (ArteryBaseline link : ring) {
-      sends.add(
-          CompletableFuture.supplyAsync(
-              () -> {
-                try {
-                  return link.send(true, perNode, 256 << 10);
-                } catch (Exception e) {
-                  throw new IllegalStateException(e);
-                }
-              }));
+      sends.add(link.sendAsync(true, perNode, (int) Math.min(256 << 10, perNode)));
     }
-    sends.forEach(CompletableFuture::join);
+    CompletableFuture.allOf(sends.toArray(CompletableFuture[]::new))
+        .get(LONG.toSeconds(), TimeUnit.SECONDS);
     return (System.nanoTime() - start) / 1e9;
   }
 
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int n = sorted.length;
-    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
+  /** {@code count} float32 values of no particular meaning, cheap to make at 256 MiB. */
+  private static byte[] floats(int count, int seed) {
+    byte[] bytes = new byte[count * 4];
+    FloatBuffer values = ByteBuffer.wrap(bytes).asFloatBuffer();
+    for (int i = 0; i < count; i++) {
+      values.put(i, seed * (i % 1000) / 1000f);
+    }
+    return bytes;
   }
 
-  private static void row(String name, double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    System.out.printf(
-        "%-38s median %6.0f  min %6.0f  max %6.0f  rounds: %s%n",
-        name,
-        median(values),
-        sorted[0],
-        sorted[sorted.length - 1],
-        Arrays.toString(Arrays.stream(values).mapToLong(Math::round).toArray()));
+  private static String table(List<Row> rows) {
+    StringBuilder out = new StringBuilder();
+    out.append("| size | all-reduce busbw, median (min-max) | raw ring, median (min-max) |")
+        .append(" ratio | target >= 0.8x from 16 MiB |\n|---:|---:|---:|---:|:---|\n");
+    for (Row row : rows) {
+      double ratio = Samples.median(row.ours()) / Samples.median(row.raw());
+      String target = row.size() < TARGET_FROM ? "-" : ratio >= TARGET ? "pass" : "FAIL";
+      out.append(
+          String.format(
+              "| %s | %.1f (%.1f-%.1f) | %.1f (%.1f-%.1f) | %.2f | %s |%n",
+              Samples.size(row.size()),
+              Samples.median(row.ours()),
+              Samples.min(row.ours()),
+              Samples.max(row.ours()),
+              Samples.median(row.raw()),
+              Samples.min(row.raw()),
+              Samples.max(row.raw()),
+              ratio,
+              target));
+    }
+    return out.toString();
+  }
+
+  private static String plot(List<Row> rows, int n) {
+    long[] sizes = rows.stream().mapToLong(Row::size).toArray();
+    double[] ours = rows.stream().mapToDouble(row -> Samples.median(row.ours())).toArray();
+    double[] raw = rows.stream().mapToDouble(row -> Samples.median(row.raw())).toArray();
+    return SvgPlot.render(
+        "All-reduce bus bandwidth, " + n + " nodes in one JVM (Artery TCP, 127.0.0.1), medians",
+        "MB/s",
+        sizes,
+        List.of(
+            new SvgPlot.Series("all-reduce", "#1f77b4", ours),
+            new SvgPlot.Series("raw byte[] ring", "#d62728", raw)));
   }
 }

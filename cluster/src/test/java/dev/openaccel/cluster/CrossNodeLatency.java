@@ -40,7 +40,8 @@ public final class CrossNodeLatency {
 
   record Pong(long oneWayNanos) implements ClusterMessage {}
 
-  private static Behavior<Ping> ponger() {
+  /** Answers every ping: the far end of a plain round trip. */
+  static Behavior<Ping> ponger() {
     return Behaviors.receive(Ping.class)
         .onMessage(
             Ping.class,

@@ -75,14 +75,16 @@ public final class CrossNodeThroughput {
           "%-42s %10s %10s %10s   %s%n",
           "CPU time of the JVM (both nodes)", "median", "min", "max", "ms per transfer");
       cpu.forEach(CrossNodeThroughput::row);
-      double raw = Math.max(median(rates.get(names.get(3))), median(rates.get(names.get(4))));
-      double cbor = median(rates.get(names.get(2)));
+      double raw =
+          Math.max(
+              Samples.median(rates.get(names.get(3))), Samples.median(rates.get(names.get(4))));
+      double cbor = Samples.median(rates.get(names.get(2)));
       System.out.printf(
           "ratios of medians (raw: the faster raw row): push/raw %.2f, pull/raw %.2f, push/CBOR %.2f, pull/CBOR %.2f%n",
-          median(rates.get(names.get(0))) / raw,
-          median(rates.get(names.get(1))) / raw,
-          median(rates.get(names.get(0))) / cbor,
-          median(rates.get(names.get(1))) / cbor);
+          Samples.median(rates.get(names.get(0))) / raw,
+          Samples.median(rates.get(names.get(1))) / raw,
+          Samples.median(rates.get(names.get(0))) / cbor,
+          Samples.median(rates.get(names.get(1))) / cbor);
     }
   }
 
@@ -104,20 +106,13 @@ public final class CrossNodeThroughput {
     }
   }
 
-  private static double median(double[] values) {
-    double[] sorted = values.clone();
-    Arrays.sort(sorted);
-    int n = sorted.length;
-    return n % 2 == 1 ? sorted[n / 2] : (sorted[n / 2 - 1] + sorted[n / 2]) / 2;
-  }
-
   private static void row(String name, double[] values) {
     double[] sorted = values.clone();
     Arrays.sort(sorted);
     System.out.printf(
         "%-42s %10.0f %10.0f %10.0f   rounds: %s%n",
         name,
-        median(values),
+        Samples.median(values),
         sorted[0],
         sorted[sorted.length - 1],
         Arrays.toString(Arrays.stream(values).mapToLong(Math::round).toArray()));
