@@ -80,15 +80,7 @@ class CollectivesMisuseTest {
                           small.get(rank),
                           large.get(rank),
                           ElementType.FLOAT32),
-              rank ->
-                  groups
-                      .group(rank)
-                      .allReduce(
-                          groups.stream(rank),
-                          small.get(rank),
-                          small.get(rank),
-                          ElementType.INT32,
-                          ReduceOp.SUM),
+              rank -> groups.sumInPlace(rank, small.get(rank)),
               rank ->
                   groups
                       .group(rank)
@@ -195,15 +187,7 @@ class CollectivesMisuseTest {
                   .allReduce(closed, data.get(0), data.get(0), ElementType.INT32, ReduceOp.SUM),
           "accepts no more work");
       for (int rank = 1; rank < 3; rank++) {
-        Work work =
-            groups
-                .group(rank)
-                .allReduce(
-                    groups.stream(rank),
-                    data.get(rank),
-                    data.get(rank),
-                    ElementType.INT32,
-                    ReduceOp.SUM);
+        Work work = groups.sumInPlace(rank, data.get(rank));
         DeviceExecutionException e =
             assertThrows(DeviceExecutionException.class, () -> work.synchronize(TestCluster.WAIT));
         assertTrue(
@@ -293,15 +277,7 @@ class CollectivesMisuseTest {
     groups.stream(0).launch("gate", () -> awaitGate(gate));
     List<Work> works = new ArrayList<>();
     for (int rank = 0; rank < 3; rank++) {
-      works.add(
-          groups
-              .group(rank)
-              .allReduce(
-                  groups.stream(rank),
-                  data.get(rank),
-                  data.get(rank),
-                  ElementType.INT32,
-                  ReduceOp.SUM));
+      works.add(groups.sumInPlace(rank, data.get(rank)));
     }
     groups.group(0).destroy(); // while its all-reduce waits behind the gate
     gate.countDown();

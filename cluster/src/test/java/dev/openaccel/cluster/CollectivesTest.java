@@ -247,15 +247,7 @@ class CollectivesTest {
       for (int rank = 0; rank < 3; rank++) {
         int value = rank + 1;
         groups.stream(rank).launch("fill", ctx -> fill(ctx.buffer(0), value), data.get(rank));
-        works.add(
-            groups
-                .group(rank)
-                .allReduce(
-                    groups.stream(rank),
-                    data.get(rank),
-                    data.get(rank),
-                    ElementType.INT32,
-                    ReduceOp.SUM));
+        works.add(groups.sumInPlace(rank, data.get(rank)));
         groups.stream(rank).launch("double", ctx -> times(ctx.buffer(0), 2), data.get(rank));
       }
       for (int rank = 0; rank < 3; rank++) {
@@ -304,15 +296,7 @@ class CollectivesTest {
       for (int i = 0; i < 1000; i++) {
         last.clear();
         for (int rank = 0; rank < 3; rank++) {
-          last.add(
-              groups
-                  .group(rank)
-                  .allReduce(
-                      groups.stream(rank),
-                      data.get(rank),
-                      data.get(rank),
-                      ElementType.INT32,
-                      ReduceOp.SUM));
+          last.add(groups.sumInPlace(rank, data.get(rank)));
         }
       }
       int expected = 6;

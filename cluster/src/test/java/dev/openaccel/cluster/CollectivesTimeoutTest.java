@@ -123,15 +123,7 @@ class CollectivesTimeoutTest {
   }
 
   private static IntFunction<Work> sumOf(Groups groups, List<DeviceBuffer> data) {
-    return rank ->
-        groups
-            .group(rank)
-            .allReduce(
-                groups.stream(rank),
-                data.get(rank),
-                data.get(rank),
-                ElementType.INT32,
-                ReduceOp.SUM);
+    return rank -> groups.sumInPlace(rank, data.get(rank));
   }
 
   /** The message of {@code work}'s failure, which must come within the bounded wait. */

@@ -138,6 +138,11 @@ final class Groups implements AutoCloseable {
     return host.array();
   }
 
+  /** An in-place int32 sum all-reduce of {@code buffer} on {@code rank}'s own stream. */
+  Work sumInPlace(int rank, DeviceBuffer buffer) {
+    return group(rank).allReduce(stream(rank), buffer, buffer, ElementType.INT32, ReduceOp.SUM);
+  }
+
   /** Calls {@code call} for every rank, then waits (bounded) for every work to complete. */
   List<Work> onAll(IntFunction<Work> call) {
     List<Work> works = new ArrayList<>();
