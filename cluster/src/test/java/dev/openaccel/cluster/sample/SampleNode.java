@@ -12,16 +12,16 @@ import org.apache.pekko.cluster.typed.Subscribe;
 /**
  * What the samples' node processes share: their configuration (a cluster node on 127.0.0.1 with one
  * OpenReg device and Split Brain Resolver) and a worker's guardian that stops the node once the
- * driver is removed from the cluster.
+ * driver is removed from the cluster. {@code CollectivesNode} uses the configuration too.
  */
-final class SampleNode {
+public final class SampleNode {
   private SampleNode() {}
 
   /**
    * A node's configuration on 127.0.0.1 at {@code port} (0: any free port); {@code extra} comes
    * first (seed nodes, Split Brain Resolver's {@code stable-after}).
    */
-  static Config config(int port, String extra) {
+  public static Config config(int port, String extra) {
     return ConfigFactory.parseString(extra)
         .withFallback(
             ConfigFactory.parseString(
