@@ -104,14 +104,7 @@ public final class CollectiveThroughput {
     List<Work> works = new ArrayList<>();
     for (int rank = 0; rank < groups.size(); rank++) {
       works.add(
-          groups
-              .group(rank)
-              .allReduce(
-                  groups.stream(rank),
-                  data.get(rank),
-                  data.get(rank),
-                  ElementType.FLOAT32,
-                  ReduceOp.AVERAGE));
+          groups.allReduceInPlace(rank, data.get(rank), ElementType.FLOAT32, ReduceOp.AVERAGE));
     }
     for (Work work : works) {
       if (!work.synchronize(LONG)) {

@@ -61,15 +61,7 @@ class CollectivesMisuseTest {
         large.add(groups.empty(rank, 120));
       }
       IntFunction<Work> sum =
-          rank ->
-              groups
-                  .group(rank)
-                  .allReduce(
-                      groups.stream(rank),
-                      small.get(rank),
-                      small.get(rank),
-                      ElementType.FLOAT32,
-                      ReduceOp.SUM);
+          rank -> groups.allReduceInPlace(rank, small.get(rank), ElementType.FLOAT32, ReduceOp.SUM);
       List<IntFunction<Work>> others =
           List.of(
               rank ->
@@ -82,23 +74,10 @@ class CollectivesMisuseTest {
                           ElementType.FLOAT32),
               rank -> groups.sumInPlace(rank, small.get(rank)),
               rank ->
-                  groups
-                      .group(rank)
-                      .allReduce(
-                          groups.stream(rank),
-                          large.get(rank),
-                          large.get(rank),
-                          ElementType.FLOAT32,
-                          ReduceOp.SUM),
+                  groups.allReduceInPlace(rank, large.get(rank), ElementType.FLOAT32, ReduceOp.SUM),
               rank ->
-                  groups
-                      .group(rank)
-                      .allReduce(
-                          groups.stream(rank),
-                          small.get(rank),
-                          small.get(rank),
-                          ElementType.FLOAT32,
-                          ReduceOp.MAX));
+                  groups.allReduceInPlace(
+                      rank, small.get(rank), ElementType.FLOAT32, ReduceOp.MAX));
       List<String> theirs =
           List.of(
               "allGather(float32 x 10 each)",
@@ -136,15 +115,7 @@ class CollectivesMisuseTest {
         data.add(groups.empty(rank, 400));
       }
       IntFunction<Work> allReduce =
-          rank ->
-              groups
-                  .group(rank)
-                  .allReduce(
-                      groups.stream(rank),
-                      data.get(rank),
-                      data.get(rank),
-                      ElementType.FLOAT32,
-                      ReduceOp.SUM);
+          rank -> groups.allReduceInPlace(rank, data.get(rank), ElementType.FLOAT32, ReduceOp.SUM);
       Work first = allReduce.apply(0);
       // Rank 1 says it failed this operation, as a member whose own part failed would.
       new GroupChannel("aborted", Groups.members(cluster, 3), 1, cluster.node(1).bulk())

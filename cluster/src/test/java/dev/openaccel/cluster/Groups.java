@@ -138,9 +138,14 @@ final class Groups implements AutoCloseable {
     return host.array();
   }
 
+  /** An in-place all-reduce of {@code buffer} on {@code rank}'s own stream. */
+  Work allReduceInPlace(int rank, DeviceBuffer buffer, ElementType type, ReduceOp op) {
+    return group(rank).allReduce(stream(rank), buffer, buffer, type, op);
+  }
+
   /** An in-place int32 sum all-reduce of {@code buffer} on {@code rank}'s own stream. */
   Work sumInPlace(int rank, DeviceBuffer buffer) {
-    return group(rank).allReduce(stream(rank), buffer, buffer, ElementType.INT32, ReduceOp.SUM);
+    return allReduceInPlace(rank, buffer, ElementType.INT32, ReduceOp.SUM);
   }
 
   /** Calls {@code call} for every rank, then waits (bounded) for every work to complete. */

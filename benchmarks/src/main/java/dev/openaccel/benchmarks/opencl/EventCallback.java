@@ -40,6 +40,7 @@ import org.openjdk.jmh.annotations.TearDown;
 @BenchmarkMode(Mode.AverageTime)
 @OutputTimeUnit(TimeUnit.MICROSECONDS)
 public class EventCallback {
+  private static final LaunchShape ONE = LaunchShape.of(1);
   private static final AtomicReference<CompletableFuture<Void>> PENDING = new AtomicReference<>();
   private static final CLEventCallback CALLBACK =
       CLEventCallback.create(
@@ -85,7 +86,7 @@ public class EventCallback {
 
   @Benchmark
   public Object kernelRecordThenCompletion() {
-    empty.launch(stream, LaunchShape.of(1), 0);
+    empty.launch(stream, ONE, 0);
     return recordThenCompletion();
   }
 

@@ -30,10 +30,6 @@ public final class ContextSlots implements CurrentContext {
       return owner;
     }
 
-    public DeviceContext context() {
-      return context;
-    }
-
     @Override
     public DeviceContext get() {
       return context;

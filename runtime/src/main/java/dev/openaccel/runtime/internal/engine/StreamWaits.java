@@ -43,9 +43,11 @@ final class StreamWaits {
     if (engine.sanitizer() != null && source.engine() == engine) {
       engine.sanitizer().waited(other, stream);
     }
+    // Everything enqueued on other before this call has completed without failure: nothing to wait
+    // for, unless this stream takes no work, which then refuses the wait below as any enqueue.
     if (source.completesAtOnce() && self.acceptsWork()) {
-      return; // everything enqueued on other before this call has completed without failure
-    } // (a stream that takes no work refuses the wait below, as any enqueue)
+      return;
+    }
     // An unnamed record there, which carries other's failure without reporting it (a sync would use
     // the failure up, and other's own next sync would then pass), and makes no event. A stopped
     // stream of another backend fails it, and so this stream's next sync; one of this backend
