@@ -171,12 +171,19 @@ public record PipelineOptions(
     }
   }
 
-  /** The configuration that selects {@link #backend()} as the accelerator's device type. */
+  /**
+   * The configuration that selects {@link #backend()} as the accelerator's device type. The OpenCL
+   * backend is enabled only when chosen: starting it loads the OpenCL platform, and PoCL's LLVM
+   * then replaces the JVM's SIGSEGV handler, which can crash a JVM without signal chaining (the
+   * default run, {@code mvn exec:java}, has none).
+   */
   Config backendConfig() {
+    String disabled = backend.equals("opencl") ? "[toyreg]" : "[toyreg, opencl]";
     return ConfigFactory.parseString(
             "openaccel.default-device-type = "
                 + backend
-                + "\nopenaccel.disabled-backends = [toyreg]")
+                + "\nopenaccel.disabled-backends = "
+                + disabled)
         .withFallback(ConfigFactory.load());
   }
 
