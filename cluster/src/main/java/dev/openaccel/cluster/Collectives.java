@@ -20,10 +20,12 @@ import scala.concurrent.ExecutionContextExecutor;
 /**
  * Creates this node's {@link ProcessGroup}s ({@link ClusterAccelerator#collectives()}). A group is
  * created collectively: every member calls {@link #create} with the same name and member list, on
- * the member's own node, and each call completes once every member has joined. This class is
+ * the member's own node (two members of one node call it there twice, from two threads or with
+ * {@link #createAsync}), and each call completes once every member has joined. This class is
  * thread-safe.
  *
- * <p>Owns: the names of the groups open on this node, by tag (a concurrent map).
+ * <p>Owns: the groups open on this node, by tag, with the devices of this node each is open for (a
+ * concurrent map, changed only in its atomic {@code compute}).
  */
 public final class Collectives {
   private final ActorSystem<?> system;
@@ -32,7 +34,10 @@ public final class Collectives {
   private final CollectiveSettings settings;
   private final TraceBus trace;
   private final ExecutionContextExecutor executor;
-  private final Map<Long, String> open = new ConcurrentHashMap<>();
+  private final Map<Long, Open> open = new ConcurrentHashMap<>();
+
+  /** A group open here: its name, its members and the devices of this node it is open for. */
+  private record Open(String name, List<RemoteDevice> members, Set<RemoteDevice> devices) {}
 
   Collectives(
       ActorSystem<?> system, String self, Bulk bulk, CollectiveSettings settings, TraceBus trace) {
@@ -48,14 +53,15 @@ public final class Collectives {
   }
 
   /**
-   * Creates this member's end of the group {@code name} of {@code members} (devices of distinct
-   * nodes, in rank order) for {@code device}, one of them on this node; waits until every member
-   * has joined.
+   * Creates this member's end of the group {@code name} of {@code members} (distinct devices of one
+   * or several nodes, in rank order) for {@code device}, one of them on this node; waits until
+   * every member has joined.
    *
    * @throws IllegalArgumentException if the name is empty, the members are empty, more than 256,
-   *     name a node twice, or do not include {@code device}, or {@code device} is of another node;
-   *     or if members disagree on the member list (naming both)
-   * @throws IllegalStateException if a group of that name (or of the same tag) is open here
+   *     name a device twice, or do not include {@code device}, or {@code device} is of another
+   *     node; or if members disagree on the member list (naming both)
+   * @throws IllegalStateException if this group is already open here for {@code device}, or another
+   *     group of the same tag (another name, or the same name with other members) is open here
    * @throws DeviceExecutionException naming the members that did not join within {@code
    *     openaccel.cluster.collectives.join-timeout}, or a member that left the cluster
    */
@@ -85,17 +91,7 @@ public final class Collectives {
     List<RemoteDevice> all = List.copyOf(members);
     int rank = checkMembers(name, all, device);
     long tag = GroupChannel.tagOf(name);
-    String before = open.putIfAbsent(tag, name);
-    if (before != null) {
-      throw new IllegalStateException(
-          "process group '"
-              + name
-              + "' cannot be created on "
-              + self
-              + ": group '"
-              + before
-              + "' (the same tag) is open here; destroy it or choose another name");
-    }
+    open.compute(tag, (t, before) -> opened(before, name, all, device));
     GroupChannel channel = new GroupChannel(name, all, rank, bulk);
     CollectiveSettings own = settings.withSmallLimit(smallLimit);
     CompletableFuture<ProcessGroup> created =
@@ -104,16 +100,49 @@ public final class Collectives {
     created.whenComplete(
         (group, failure) -> {
           if (failure != null) {
-            destroyed(null, tag);
+            destroyed(channel);
           }
         });
     return created;
   }
 
-  /** The group tagged {@code tag} ended on this node. */
-  void destroyed(ProcessGroup group, long tag) {
-    open.remove(tag);
-    bulk.mailbox().purge(tag);
+  /** The member {@code channel} of a group ended on this node (destroyed, or never created). */
+  void destroyed(GroupChannel channel) {
+    RemoteDevice device = channel.members().get(channel.rank());
+    open.computeIfPresent(
+        channel.tag(),
+        (t, now) -> {
+          Set<RemoteDevice> left = new HashSet<>(now.devices());
+          left.remove(device);
+          return left.isEmpty() ? null : new Open(now.name(), now.members(), Set.copyOf(left));
+        });
+    bulk.mailbox().purge(channel);
+  }
+
+  /** The group open under a tag once {@code device} opened it; throws if it may not. */
+  private Open opened(Open before, String name, List<RemoteDevice> members, RemoteDevice device) {
+    if (before == null) {
+      return new Open(name, members, Set.of(device));
+    }
+    if (!before.name().equals(name)
+        || !before.members().equals(members)
+        || before.devices().contains(device)) {
+      throw new IllegalStateException(
+          "process group '"
+              + name
+              + "' cannot be created for "
+              + device
+              + ": group '"
+              + before.name()
+              + "' (the same tag) is open here for "
+              + before.devices()
+              + " with members "
+              + before.members()
+              + "; destroy it or choose another name");
+    }
+    Set<RemoteDevice> devices = new HashSet<>(before.devices());
+    devices.add(device);
+    return new Open(name, members, Set.copyOf(devices));
   }
 
   /** Messages and takes of the group {@code name} held on this node, for tests. */
@@ -131,11 +160,11 @@ public final class Collectives {
               + "' with "
               + members.size());
     }
-    Set<String> nodes = new HashSet<>();
+    Set<RemoteDevice> devices = new HashSet<>();
     for (RemoteDevice member : members) {
-      if (!nodes.add(member.node())) {
+      if (!devices.add(Objects.requireNonNull(member, "member"))) {
         throw new IllegalArgumentException(
-            "process group '" + name + "': node " + member.node() + " is named twice: " + members);
+            "process group '" + name + "': device " + member + " is named twice: " + members);
       }
     }
     if (!device.node().equals(self)) {

@@ -26,13 +26,13 @@ import java.util.concurrent.Executor;
  * its piece (on the collectives dispatcher).
  */
 final class DirectAllReduce {
-  private final OpRun op;
+  private final Messages op;
   private final int n;
   private final int rank;
   private final int chunk;
   private final Executor executor;
 
-  DirectAllReduce(OpRun op, int members, int rank, int chunk, Executor executor) {
+  DirectAllReduce(Messages op, int members, int rank, int chunk, Executor executor) {
     this.op = op;
     this.n = members;
     this.rank = rank;

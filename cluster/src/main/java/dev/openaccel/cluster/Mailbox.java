@@ -97,13 +97,19 @@ final class Mailbox {
     gone.forEach(slot -> slot.bytes.completeExceptionally(Failures.nodeLeft(node, why)));
   }
 
-  /** Drops the messages of the group tagged {@code tag} that nobody took: it was destroyed. */
-  void purge(long tag) {
-    slots.entrySet().removeIf(e -> e.getKey().transferId() == tag && !e.getValue().taken);
+  /**
+   * Drops the messages for {@code member} that nobody took: that member of a group was destroyed
+   * (another member of the group on this node may still run).
+   */
+  void purge(GroupChannel member) {
+    slots.entrySet().removeIf(e -> member.isFor(e.getKey()) && !e.getValue().taken);
   }
 
   /** The messages and takes held for the group tagged {@code tag}, for tests. */
   int size(long tag) {
-    return (int) slots.keySet().stream().filter(key -> key.transferId() == tag).count();
+    return (int)
+        slots.keySet().stream()
+            .filter(key -> GroupChannel.tagOfId(key.transferId()) == tag)
+            .count();
   }
 }

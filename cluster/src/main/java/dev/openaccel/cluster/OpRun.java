@@ -30,7 +30,7 @@ import java.util.stream.Collectors;
  * <p>Owns: the result (completed once), the queue of messages taken, what it waits for ({@link
  * OpWaits}), and whether it started or was abandoned, all thread-safe.
  */
-final class OpRun {
+final class OpRun implements Messages {
   private final GroupChannel channel;
   private final long seq;
   private final int kinds; // DESCRIPTOR, DATA and ABORT of collectives, or of point-to-point
@@ -157,7 +157,8 @@ final class OpRun {
   }
 
   /** Sends a piece of data of step {@code step} to {@code member}; traced while anybody listens. */
-  CompletableFuture<Void> send(int member, int step, int piece, byte[] bytes) {
+  @Override
+  public CompletableFuture<Void> send(int member, int step, int piece, byte[] bytes) {
     if (!trace.enabled()) {
       return send(member, GroupChannel.DATA, step, piece, bytes);
     }
@@ -167,7 +168,8 @@ final class OpRun {
   }
 
   /** The piece of data of step {@code step} {@code member} sends, when it arrives. */
-  CompletableFuture<byte[]> take(int member, int step, int piece) {
+  @Override
+  public CompletableFuture<byte[]> take(int member, int step, int piece) {
     return take(member, GroupChannel.DATA, step, piece);
   }
 

@@ -10,11 +10,12 @@ import org.apache.pekko.actor.typed.ActorSystem;
 import scala.concurrent.ExecutionContextExecutor;
 
 /**
- * One member's handle on a process group: devices of several nodes that run collectives together,
- * as c10d's {@code ProcessGroup} or an NCCL communicator. Made by {@link Collectives#create} on
- * every member. Each operation is enqueued on the caller's stream of this member's device and takes
- * its place in the stream's order: it reads its input after the work enqueued before it, and work
- * enqueued after it sees its output (see {@link Work}). No call blocks.
+ * One member's handle on a process group: devices of one or several nodes (several devices of a
+ * node may be members) that run collectives together, as c10d's {@code ProcessGroup} or an NCCL
+ * communicator. Made by {@link Collectives#create} on every member. Each operation is enqueued on
+ * the caller's stream of this member's device and takes its place in the stream's order: it reads
+ * its input after the work enqueued before it, and work enqueued after it sees its output (see
+ * {@link Work}). No call blocks.
  *
  * <p>Every member calls the same collectives in the same order with the same element type, count,
  * reduce op and root; the i-th collective of each member is one operation. Members that disagree
@@ -78,7 +79,9 @@ public final class ProcessGroup {
    * {@code output} (the same size; it may be the input), bit-identical on all members. An input of
    * at most {@code openaccel.cluster.collectives.small-limit} bytes is exchanged directly between
    * all members ({@link DirectAllReduce}), a larger one goes round the ring ({@link Ring}); both
-   * reduce in the same order, so the result does not depend on which ran.
+   * reduce in the same order, so the result does not depend on which ran. When a node holds several
+   * members, each node first reduces its members' inputs and one member per node takes part in that
+   * exchange ({@link HierarchicalAllReduce}), in an order of its own.
    */
   public Work allReduce(
       Stream stream, DeviceBuffer input, DeviceBuffer output, ElementType type, ReduceOp op) {
@@ -96,8 +99,12 @@ public final class ProcessGroup {
         output,
         ByteBuffer.wrap(work),
         ring -> {
+          boolean direct = input.size() <= smallLimit;
+          if (channel.layout().shared()) {
+            return ring.allReduceHierarchical(work, count, channel.layout(), type, op, direct);
+          }
           int[] segments = Ring.segments(count, type.size(), size());
-          return input.size() <= smallLimit
+          return direct
               ? ring.allReduceDirect(work, segments, type, op)
               : ring.allReduce(work, segments, type, op);
         });
@@ -234,7 +241,7 @@ public final class ProcessGroup {
    */
   public void destroy() {
     if (destroyed.compareAndSet(false, true)) {
-      ops.destroy(() -> owner.destroyed(this, channel.tag()));
+      ops.destroy(() -> owner.destroyed(channel));
     }
   }
 

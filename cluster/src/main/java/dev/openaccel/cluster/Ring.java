@@ -29,13 +29,13 @@ import java.util.concurrent.Executor;
 final class Ring {
   private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
 
-  private final OpRun op;
+  private final Messages op;
   private final int n;
   private final int rank;
   private final int chunk;
   private final Executor executor;
 
-  Ring(OpRun op, int members, int rank, int chunk, Executor executor) {
+  Ring(Messages op, int members, int rank, int chunk, Executor executor) {
     this.op = op;
     this.n = members;
     this.rank = rank;
@@ -87,6 +87,21 @@ final class Ring {
   CompletableFuture<Void> allReduceDirect(
       byte[] work, int[] bounds, ElementType type, ReduceOp reduce) {
     return new DirectAllReduce(op, n, rank, chunk, executor).run(work, bounds, type, reduce);
+  }
+
+  /**
+   * The all-reduce of {@code work} of {@code count} elements in a group some of whose nodes hold
+   * several members ({@link HierarchicalAllReduce}); {@code direct} across nodes if small.
+   */
+  CompletableFuture<Void> allReduceHierarchical(
+      byte[] work,
+      long count,
+      NodeLayout layout,
+      ElementType type,
+      ReduceOp reduce,
+      boolean direct) {
+    return new HierarchicalAllReduce(op, layout, rank, chunk, executor)
+        .run(work, count, type, reduce, direct);
   }
 
   /** Reduce-scatter: block {@code rank} of {@code work} ends complete on this member. */

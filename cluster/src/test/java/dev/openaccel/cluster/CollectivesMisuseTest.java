@@ -269,7 +269,7 @@ class CollectivesMisuseTest {
   }
 
   @Test
-  void createRefusesNonMembersOtherNodesRepeatedNodesAndOpenNames() {
+  void createRefusesNonMembersOtherNodesRepeatedDevicesAndOpenNames() {
     Collectives collectives = cluster.node(0).collectives();
     List<RemoteDevice> members = Groups.members(cluster, 2);
     assertMessage(
@@ -284,8 +284,10 @@ class CollectivesMisuseTest {
         IllegalArgumentException.class,
         () ->
             collectives.createAsync(
-                "g", List.of(cluster.device(0, 0), cluster.device(0, 1)), cluster.device(0, 0)),
-        "is named twice");
+                "g",
+                List.of(cluster.device(0, 0), cluster.device(1, 0), cluster.device(0, 0)),
+                cluster.device(0, 0)),
+        "device " + cluster.device(0, 0) + " is named twice");
     try (Groups open = Groups.create(cluster, 2, "open")) {
       assertMessage(
           IllegalStateException.class,

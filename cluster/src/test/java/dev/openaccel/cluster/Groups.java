@@ -14,18 +14,21 @@ import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
 
 /**
- * A process group over device 0 of each node of a {@link TestCluster}, with one stream per member,
- * and the host-side helpers the collectives tests share.
+ * A process group over devices of a {@link TestCluster} (device 0 of each node, or any list of
+ * devices, several of one node among them), with one stream per member, and the host-side helpers
+ * the collectives tests share.
  */
 final class Groups implements AutoCloseable {
   private final TestCluster cluster;
   private final List<ProcessGroup> groups;
+  private final int[] nodeOf; // by rank: the index of its node in the cluster
   private final List<Stream> streams = new ArrayList<>();
   private final List<DeviceBuffer> buffers = new ArrayList<>();
 
-  private Groups(TestCluster cluster, List<ProcessGroup> groups) {
+  private Groups(TestCluster cluster, List<ProcessGroup> groups, int[] nodeOf) {
     this.cluster = cluster;
     this.groups = groups;
+    this.nodeOf = nodeOf;
     for (ProcessGroup group : groups) {
       streams.add(accelerator(group.rank()).newStream(group.device().device()));
     }
@@ -51,10 +54,20 @@ final class Groups implements AutoCloseable {
    * negative.
    */
   static Groups create(TestCluster cluster, int n, String name, long smallLimit) {
-    List<RemoteDevice> members = members(cluster, n);
+    return create(cluster, members(cluster, n), name, smallLimit);
+  }
+
+  /**
+   * Creates the group {@code name} of {@code members}, every member's creation on its own node at
+   * once (two of one node from that node's one thread, asynchronously), with {@code smallLimit} as
+   * in {@link #create(TestCluster, int, String, long)}.
+   */
+  static Groups create(
+      TestCluster cluster, List<RemoteDevice> members, String name, long smallLimit) {
+    int[] nodeOf = nodesOf(cluster, members);
     List<CompletableFuture<ProcessGroup>> created = new ArrayList<>();
-    for (int i = 0; i < n; i++) {
-      Collectives collectives = cluster.node(i).collectives();
+    for (int i = 0; i < members.size(); i++) {
+      Collectives collectives = cluster.node(nodeOf[i]).collectives();
       created.add(
           (smallLimit < 0
                   ? collectives.createAsync(name, members, members.get(i))
@@ -65,7 +78,27 @@ final class Groups implements AutoCloseable {
     for (CompletableFuture<ProcessGroup> group : created) {
       groups.add(await(group));
     }
-    return new Groups(cluster, groups);
+    return new Groups(cluster, groups, nodeOf);
+  }
+
+  /** Groups already created, one per member in rank order (each on its member's node). */
+  static Groups of(TestCluster cluster, List<ProcessGroup> groups) {
+    List<RemoteDevice> members = groups.get(0).members();
+    return new Groups(cluster, List.copyOf(groups), nodesOf(cluster, members));
+  }
+
+  /** The index in {@code cluster} of each member's node, by rank. */
+  static int[] nodesOf(TestCluster cluster, List<RemoteDevice> members) {
+    int[] nodeOf = new int[members.size()];
+    for (int rank = 0; rank < members.size(); rank++) {
+      nodeOf[rank] = -1;
+      for (int node = 0; nodeOf[rank] < 0; node++) {
+        if (cluster.node(node).selfNode().equals(members.get(rank).node())) {
+          nodeOf[rank] = node;
+        }
+      }
+    }
+    return nodeOf;
   }
 
   static <T> T await(CompletableFuture<T> stage) {
@@ -107,7 +140,14 @@ final class Groups implements AutoCloseable {
   }
 
   Accelerator accelerator(int rank) {
-    return cluster.node(rank).accelerator();
+    return cluster.node(nodeOf[rank]).accelerator();
+  }
+
+  /** The all-reduce of {@code inputs} (by rank) that {@link Reference} gives for these members. */
+  byte[] expectedAllReduce(List<byte[]> inputs, ElementType type, ReduceOp op) {
+    List<String> nodes = new ArrayList<>();
+    groups.forEach(group -> nodes.add(group.device().node()));
+    return Reference.allReduce(inputs, nodes, type, op);
   }
 
   /** A buffer on member {@code rank}'s device holding {@code bytes}, written on its stream. */

@@ -1,13 +1,17 @@
 package dev.openaccel.cluster;
 
 import java.nio.ByteBuffer;
+import java.util.ArrayList;
+import java.util.LinkedHashMap;
 import java.util.List;
+import java.util.Map;
 import java.util.Random;
 
 /**
  * Plain-Java results of the collectives, element by element, in the reduction order the README
  * documents: segment k of an all-reduce (and block k of a reduce-scatter) is {@code ((x[k+1] op
- * x[k+2]) op ...) op x[k]}, a reduce to a root {@code ((x[root+1] op ...) op x[root])}. The
+ * x[k+2]) op ...) op x[k]}, a reduce to a root {@code ((x[root+1] op ...) op x[root])}; the
+ * all-reduce of a group with several members on one node in its hierarchical order. The
  * data-parallel training sample's single-process run uses {@link #allReduce} too.
  */
 public final class Reference {
@@ -43,6 +47,44 @@ public final class Reference {
     return out.array();
   }
 
+  /**
+   * All-reduce of {@code inputs} (one per rank) whose members are on {@code nodes} (by rank): the
+   * flat order above when every node holds one member, else the hierarchical one. Each node's
+   * inputs are reduced first, in rank order ({@code y[j] = (x[a0] op x[a1]) op ...}), the nodes
+   * numbered as their first member appears; then the flat order over the nodes' {@code y}; an
+   * average is that sum divided once by the member count.
+   */
+  static byte[] allReduce(List<byte[]> inputs, List<String> nodes, ElementType type, ReduceOp op) {
+    Map<String, List<Integer>> byNode = new LinkedHashMap<>();
+    for (int rank = 0; rank < nodes.size(); rank++) {
+      byNode.computeIfAbsent(nodes.get(rank), node -> new ArrayList<>()).add(rank);
+    }
+    if (byNode.size() == inputs.size()) {
+      return allReduce(inputs, type, op);
+    }
+    int count = inputs.get(0).length / type.size();
+    List<byte[]> perNode = new ArrayList<>();
+    for (List<Integer> ranks : byNode.values()) {
+      ByteBuffer y = ByteBuffer.allocate(inputs.get(0).length);
+      for (int e = 0; e < count; e++) {
+        Number acc = get(inputs.get(ranks.get(0)), type, e);
+        for (int i = 1; i < ranks.size(); i++) {
+          acc = apply(type, op, acc, get(inputs.get(ranks.get(i)), type, e));
+        }
+        put(y, type, e, acc);
+      }
+      perNode.add(y.array());
+    }
+    byte[] across = allReduce(perNode, type, op == ReduceOp.AVERAGE ? ReduceOp.SUM : op);
+    if (op == ReduceOp.AVERAGE) {
+      ByteBuffer out = ByteBuffer.wrap(across);
+      for (int e = 0; e < count; e++) {
+        put(out, type, e, divide(type, get(across, type, e), inputs.size()));
+      }
+    }
+    return across;
+  }
+
   /** Block {@code rank} of a reduce-scatter of {@code inputs}. */
   static byte[] reduceScatter(List<byte[]> inputs, ElementType type, ReduceOp op, int rank) {
     int n = inputs.size();
@@ -72,16 +114,16 @@ public final class Reference {
     for (int i = 1; i < n; i++) {
       acc = apply(type, op, acc, get(inputs.get((first + i) % n), type, e));
     }
-    if (op == ReduceOp.AVERAGE) {
-      acc =
-          switch (type) {
-            case FLOAT32 -> acc.floatValue() / n;
-            case FLOAT64 -> acc.doubleValue() / n;
-            case INT32 -> acc.intValue() / n;
-            case INT64 -> acc.longValue() / n;
-          };
-    }
-    return acc;
+    return op == ReduceOp.AVERAGE ? divide(type, acc, n) : acc;
+  }
+
+  private static Number divide(ElementType type, Number acc, int n) {
+    return switch (type) {
+      case FLOAT32 -> acc.floatValue() / n;
+      case FLOAT64 -> acc.doubleValue() / n;
+      case INT32 -> acc.intValue() / n;
+      case INT64 -> acc.longValue() / n;
+    };
   }
 
   private static Number apply(ElementType type, ReduceOp op, Number a, Number b) {
