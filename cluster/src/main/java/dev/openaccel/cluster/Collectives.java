@@ -4,6 +4,7 @@ import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.trace.TraceBus;
 import java.nio.charset.StandardCharsets;
 import java.util.ArrayList;
+import java.util.HashMap;
 import java.util.HashSet;
 import java.util.List;
 import java.util.Map;
@@ -161,10 +162,25 @@ public final class Collectives {
               + members.size());
     }
     Set<RemoteDevice> devices = new HashSet<>();
+    Map<String, RemoteDevice> joinCodes = new HashMap<>();
     for (RemoteDevice member : members) {
       if (!devices.add(Objects.requireNonNull(member, "member"))) {
         throw new IllegalArgumentException(
             "process group '" + name + "': device " + member + " is named twice: " + members);
+      }
+      RemoteDevice alike =
+          joinCodes.putIfAbsent(
+              member.node() + "#" + GroupChannel.joinCode(member.device()), member);
+      if (alike != null) {
+        throw new IllegalArgumentException(
+            "process group '"
+                + name
+                + "': devices "
+                + alike
+                + " and "
+                + member
+                + " of one node cannot both be members: the names of their device types hash"
+                + " alike, so the group's join messages could not tell them apart");
       }
     }
     if (!device.node().equals(self)) {

@@ -1,5 +1,6 @@
 package dev.openaccel.cluster;
 
+import dev.openaccel.runtime.Device;
 import java.nio.charset.StandardCharsets;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
@@ -17,8 +18,8 @@ import java.util.concurrent.CompletableFuture;
  * <p>A transfer id packs {@link #TAG_BASE}, 46 bits of the hash of the group's name, the sending
  * rank (8 bits) and the receiving rank (8 bits). A message's name packs {@code kind} (3 bits), the
  * operation's sequence number (29 bits), the step of the algorithm (10 bits) and the piece of the
- * data (22 bits); a join's, which precedes any agreement on ranks, packs a hash of the sending and
- * of the receiving device instead (30 bits each). Owns nothing mutable.
+ * data (22 bits); a join's, which precedes any agreement on ranks, packs the {@link #joinCode} of
+ * the sending and of the receiving device instead (30 bits each). Owns nothing mutable.
  */
 final class GroupChannel {
   /** Tags start here: far above any transfer id of the bulk lane (a counter from 1). */
@@ -38,6 +39,8 @@ final class GroupChannel {
   private static final int RANK_BITS = 8;
   private static final long RANKS = (1L << 2 * RANK_BITS) - 1;
   private static final long DEVICE_CODE = (1L << 30) - 1;
+  private static final int INDEX_BITS = 15;
+  private static final long INDEX_MASK = (1L << INDEX_BITS) - 1;
 
   private final String group;
   private final long tag;
@@ -169,10 +172,17 @@ final class GroupChannel {
     return new Inbox.Key(node, tag | ((long) from << RANK_BITS) | to, message);
   }
 
-  /**
-   * 30 bits of an FNV-1a hash of {@code member}'s device on its node, such as {@code openreg:1}.
-   */
   private long code(int member) {
-    return hash(members.get(member).device().toString()) & DEVICE_CODE;
+    return joinCode(members.get(member).device());
+  }
+
+  /**
+   * How a join names {@code device} on its node (30 bits): the device's index (15 bits, as an
+   * engine numbers at most 2^15 devices) under 15 bits of an FNV-1a hash of its type's name. Two
+   * devices of one type never share a code; devices of two types whose names hash alike could, and
+   * {@link Collectives} refuses such a member list.
+   */
+  static long joinCode(Device device) {
+    return (hash(device.type().name()) << INDEX_BITS | (device.index() & INDEX_MASK)) & DEVICE_CODE;
   }
 }

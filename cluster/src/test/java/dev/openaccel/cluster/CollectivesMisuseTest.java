@@ -4,12 +4,19 @@ import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
+import dev.openaccel.runtime.Device;
 import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
+import dev.openaccel.runtime.DeviceType;
 import dev.openaccel.runtime.Stream;
+import dev.openaccel.runtime.spi.EngineSpec;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
+import java.util.HashMap;
+import java.util.HashSet;
 import java.util.List;
+import java.util.Map;
+import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
 import java.util.concurrent.ExecutionException;
@@ -294,6 +301,37 @@ class CollectivesMisuseTest {
           () -> collectives.createAsync("open", members, cluster.device(0, 0)),
           "group 'open' (the same tag) is open here");
     }
+  }
+
+  @Test
+  void devicesOfOneTypeNeverShareAJoinCode() {
+    Set<Long> codes = new HashSet<>();
+    DeviceType type = cluster.device(0, 0).device().type();
+    for (int index = 0; index < EngineSpec.MAX_DEVICE_COUNT; index++) {
+      assertTrue(codes.add(GroupChannel.joinCode(Device.of(type, index))), "index " + index);
+    }
+  }
+
+  @Test
+  void createRefusesTwoDevicesOfANodeWhoseJoinCodesClash() {
+    Map<Long, DeviceType> seen = new HashMap<>();
+    DeviceType first = null;
+    DeviceType second = null;
+    for (int k = 0; second == null; k++) { // 15-bit hashes: a clash within a few hundred names
+      DeviceType type = DeviceType.of("t" + k);
+      DeviceType earlier = seen.putIfAbsent(GroupChannel.joinCode(Device.of(type, 0)), type);
+      if (earlier != null) {
+        first = earlier;
+        second = type;
+      }
+    }
+    String node = cluster.node(0).selfNode();
+    RemoteDevice a = new RemoteDevice(node, Device.of(first, 0));
+    RemoteDevice b = new RemoteDevice(node, Device.of(second, 0));
+    assertMessage(
+        IllegalArgumentException.class,
+        () -> cluster.node(0).collectives().createAsync("g", List.of(a, b), a),
+        "devices " + a + " and " + b + " of one node cannot both be members");
   }
 
   @Test
