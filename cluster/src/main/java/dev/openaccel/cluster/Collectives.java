@@ -107,17 +107,28 @@ public final class Collectives {
     return created;
   }
 
-  /** The member {@code channel} of a group ended on this node (destroyed, or never created). */
+  /**
+   * The member {@code channel} of a group ended on this node (destroyed, or never created). Its
+   * untaken messages are dropped; once no member of the group is open on this node, so is every
+   * untaken message of the group held here (joins for a member of this node that never created its
+   * end included), so that a later creation of the name meets none of them. Both happen before the
+   * name is free again here, in the same atomic step, so that no new creation's message is dropped
+   * by them.
+   */
   void destroyed(GroupChannel channel) {
     RemoteDevice device = channel.members().get(channel.rank());
-    open.computeIfPresent(
+    open.compute(
         channel.tag(),
         (t, now) -> {
-          Set<RemoteDevice> left = new HashSet<>(now.devices());
+          Set<RemoteDevice> left = new HashSet<>(now == null ? Set.of() : now.devices());
           left.remove(device);
-          return left.isEmpty() ? null : new Open(now.name(), now.members(), Set.copyOf(left));
+          if (left.isEmpty()) {
+            bulk.mailbox().purge(channel.tag());
+            return null;
+          }
+          bulk.mailbox().purge(channel);
+          return new Open(now.name(), now.members(), Set.copyOf(left));
         });
-    bulk.mailbox().purge(channel);
   }
 
   /** The group open under a tag once {@code device} opened it; throws if it may not. */

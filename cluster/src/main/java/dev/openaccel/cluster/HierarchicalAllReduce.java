@@ -12,8 +12,10 @@ import java.util.concurrent.Executor;
  * between members of one node never leave it, {@link GroupChannel}); the first members reduce their
  * node's inputs, run the all-reduce among themselves, one per node ({@link Ring}, or {@link
  * DirectAllReduce} for a small input), and hand the result back to their node's other members. So
- * one stream of data per node crosses the network instead of one per member. Internal; a new one
- * per operation.
+ * one stream of data per node crosses the network instead of one per member. The three phases run
+ * one after the other (each piece moves on at once within a phase, as in the ring, but the ring
+ * across nodes starts once the node's inputs are all reduced, and the hand-back once it ended).
+ * Internal; a new one per operation.
  *
  * <p>Determinism: node j's input is {@code y[j] = ((x[a0] op x[a1]) op ...) op x[ac]}, its members
  * {@code a0 < a1 < ... < ac} in rank order; the nodes are numbered in the order their first member
@@ -77,6 +79,9 @@ final class HierarchicalAllReduce {
   /** The node's inputs reduced into {@code work}, piece by piece, in rank order. */
   private CompletableFuture<Void> reduceInNode(
       byte[] work, int[] local, ElementType type, ReduceOp reduce) {
+    if (local.length == 1) {
+      return Ring.done(); // the node's only member: its input is the node's
+    }
     List<CompletableFuture<?>> stages = new ArrayList<>();
     for (int from = 0, piece = 0; from < work.length; from += chunk, piece++) {
       int start = from;
@@ -120,6 +125,9 @@ final class HierarchicalAllReduce {
       byte[] work, int[] local, ElementType type, ReduceOp reduce) {
     if (reduce == ReduceOp.AVERAGE) {
       Reduction.divide(type, work, layout.members());
+    }
+    if (local.length == 1) {
+      return Ring.done();
     }
     List<CompletableFuture<?>> stages = new ArrayList<>();
     for (int from = 0, piece = 0; from < work.length; from += chunk, piece++) {

@@ -8,11 +8,14 @@ import java.util.concurrent.ConcurrentHashMap;
 import java.util.concurrent.atomic.AtomicReference;
 
 /**
- * Where the messages of the collectives (bulk-lane transfers whose id is a group's tag, {@link
- * GroupChannel}) meet the operations that take them. A message may arrive long before its operation
- * starts (a member whose stream is busy falls behind its peers), so unlike the {@link Inbox}
- * nothing here expires: a message waits until it is taken, its group is destroyed, or its node
- * leaves. Internal.
+ * Where the messages of the collectives meet the operations that take them: bulk-lane transfers
+ * whose id is a group's tag with the sending and receiving ranks, and copies handed over in memory
+ * between members of one node, under the same keys ({@link GroupChannel}). A message may arrive
+ * long before its operation starts (a member whose stream is busy falls behind its peers), so
+ * unlike the {@link Inbox} nothing here expires: a message waits until it is taken, the member it
+ * is for is destroyed (or, once no member of its group is open on this node, any member), or its
+ * node leaves. A message under a key that holds one not yet taken replaces it: a join sent again by
+ * a member that retries a creation supersedes the one its failed creation left. Internal.
  *
  * <p>Owns: the slots. Thread-safe: a slot changes only inside the map's atomic {@code compute} for
  * its key, and no future is completed while one of its dependents could run inside that compute.
@@ -45,7 +48,7 @@ final class Mailbox {
             waiting.set(slot); // completed below, outside the compute
             return null;
           }
-          Slot now = slot == null ? new Slot() : slot;
+          Slot now = slot == null || slot.bytes.isDone() ? new Slot() : slot; // newest wins
           now.bytes.complete(bytes); // nobody depends on it yet
           return now;
         });
@@ -103,6 +106,13 @@ final class Mailbox {
    */
   void purge(GroupChannel member) {
     slots.entrySet().removeIf(e -> member.isFor(e.getKey()) && !e.getValue().taken);
+  }
+
+  /** Drops every message of the group tagged {@code tag} that nobody took, whoever it is for. */
+  void purge(long tag) {
+    slots
+        .entrySet()
+        .removeIf(e -> GroupChannel.tagOfId(e.getKey().transferId()) == tag && !e.getValue().taken);
   }
 
   /** The messages and takes held for the group tagged {@code tag}, for tests. */

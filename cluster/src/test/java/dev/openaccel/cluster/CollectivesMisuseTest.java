@@ -318,6 +318,7 @@ class CollectivesMisuseTest {
     DeviceType first = null;
     DeviceType second = null;
     for (int k = 0; second == null; k++) { // 15-bit hashes: a clash within a few hundred names
+      assertTrue(k < 100_000, "no two of 100,000 type names share a join code");
       DeviceType type = DeviceType.of("t" + k);
       DeviceType earlier = seen.putIfAbsent(GroupChannel.joinCode(Device.of(type, 0)), type);
       if (earlier != null) {
