@@ -53,7 +53,7 @@ final class DirectAllReduce {
         if (member == rank) {
           inputs.add(CompletableFuture.completedFuture(mine));
         } else {
-          stages.add(op.send(member, 0, piece, mine)); // shared: never written again
+          stages.add(op.send(member, 0, piece, BulkSource.of(mine))); // never written again
           inputs.add(op.take(member, 0, piece));
         }
       }

@@ -89,8 +89,12 @@ final class GroupChannel {
    * once handed to Artery.
    */
   CompletableFuture<Void> send(int member, long message, byte[] bytes) {
-    return bulk.send(members.get(member).node(), tag, message, BulkSource.of(bytes))
-        .toCompletableFuture();
+    return send(member, message, BulkSource.of(bytes));
+  }
+
+  /** Sends {@code bytes} (at most one bulk chunk) to {@code member}; as above. */
+  CompletableFuture<Void> send(int member, long message, BulkSource bytes) {
+    return bulk.send(members.get(member).node(), tag, message, bytes).toCompletableFuture();
   }
 
   /** The message {@code member} sends under {@code message}, when it arrives. */

@@ -157,13 +157,17 @@ final class OpRun {
   }
 
   /** Sends a piece of data of step {@code step} to {@code member}; traced while anybody listens. */
-  CompletableFuture<Void> send(int member, int step, int piece, byte[] bytes) {
+  CompletableFuture<Void> send(int member, int step, int piece, BulkSource bytes) {
     if (!trace.enabled()) {
       return send(member, GroupChannel.DATA, step, piece, bytes);
     }
     long start = System.nanoTime();
     return trace.step(
-        send(member, GroupChannel.DATA, step, piece, bytes), start, step, piece, bytes.length);
+        send(member, GroupChannel.DATA, step, piece, bytes),
+        start,
+        step,
+        piece,
+        (int) bytes.length());
   }
 
   /** The piece of data of step {@code step} {@code member} sends, when it arrives. */
@@ -172,6 +176,11 @@ final class OpRun {
   }
 
   private CompletableFuture<Void> send(int member, int kind, int step, int piece, byte[] bytes) {
+    return send(member, kind, step, piece, BulkSource.of(bytes));
+  }
+
+  private CompletableFuture<Void> send(
+      int member, int kind, int step, int piece, BulkSource bytes) {
     if (result.isCompletedExceptionally()) {
       return result; // the operation failed: nothing more goes out for it
     }

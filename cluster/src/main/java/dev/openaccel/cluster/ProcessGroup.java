@@ -86,7 +86,7 @@ public final class ProcessGroup {
     long count = checked(stream, input, type, "input", call);
     GroupChecks.size(output, input.size(), "output", "the input's size", call);
     GroupChecks.elements(output, type, "output", stream, call);
-    byte[] work = new byte[(int) input.size()];
+    byte[] work = ops.hostArray((int) input.size());
     return ops.collective(
         call,
         type + " x " + count + ", " + op,
@@ -108,7 +108,7 @@ public final class ProcessGroup {
     String call = "broadcast";
     long count = checked(stream, buffer, type, "buffer", call);
     GroupChecks.rank(root, size(), rank(), false, "root", call);
-    byte[] work = new byte[(int) buffer.size()];
+    byte[] work = ops.hostArray((int) buffer.size());
     boolean isRoot = root == rank();
     return ops.collective(
         call,
@@ -128,7 +128,7 @@ public final class ProcessGroup {
     GroupChecks.size(output, input.size() * size(), "output", "members x input", call);
     GroupChecks.elements(output, type, "output", stream, call);
     int block = (int) input.size();
-    byte[] work = new byte[block * size()];
+    byte[] work = ops.hostArray(block * size());
     return ops.collective(
         call,
         type + " x " + count + " each",
@@ -151,7 +151,7 @@ public final class ProcessGroup {
     GroupChecks.size(input, output.size() * size(), "input", "members x output", call);
     GroupChecks.elements(input, type, "input", stream, call);
     int block = (int) output.size();
-    byte[] work = new byte[block * size()];
+    byte[] work = ops.hostArray(block * size());
     return ops.collective(
         call,
         type + " x " + count + " each, " + op,
@@ -179,7 +179,7 @@ public final class ProcessGroup {
     GroupChecks.size(output, input.size(), "output", "the input's size", call);
     GroupChecks.elements(output, type, "output", stream, call);
     GroupChecks.rank(root, size(), rank(), false, "root", call);
-    byte[] work = new byte[(int) input.size()];
+    byte[] work = ops.hostArray((int) input.size());
     return ops.collective(
         call,
         type + " x " + count + ", " + op + ", root " + root,
@@ -203,7 +203,7 @@ public final class ProcessGroup {
     String call = "send";
     long count = checked(stream, buffer, type, "buffer", call);
     GroupChecks.rank(peer, size(), rank(), true, "peer", call);
-    byte[] work = new byte[(int) buffer.size()];
+    byte[] work = ops.hostArray((int) buffer.size());
     return ops.pointToPoint(
         call, stream, type, count, peer, rank(), buffer, work, null, ring -> ring.send(work, peer));
   }
@@ -213,7 +213,7 @@ public final class ProcessGroup {
     String call = "recv";
     long count = checked(stream, buffer, type, "buffer", call);
     GroupChecks.rank(peer, size(), rank(), true, "peer", call);
-    byte[] work = new byte[(int) buffer.size()];
+    byte[] work = ops.hostArray((int) buffer.size());
     return ops.pointToPoint(
         call,
         stream,
@@ -236,6 +236,11 @@ public final class ProcessGroup {
     if (destroyed.compareAndSet(false, true)) {
       ops.destroy(() -> owner.destroyed(this, channel.tag()));
     }
+  }
+
+  /** The group's reusable host arrays, for tests. */
+  HostArrays hostArrays() {
+    return ops.hostArrays();
   }
 
   @Override
