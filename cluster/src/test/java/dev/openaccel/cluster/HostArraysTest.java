@@ -14,7 +14,8 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A process group's host arrays are reused by exact length, at most {@link HostArrays#MAX_IDLE}
- * wait, and back-to-back operations of one size make one array, not one each.
+ * wait, and back-to-back operations of one size make one array, not one each; the pieces they
+ * receive go back to the chunk pool.
  */
 class HostArraysTest {
 
@@ -45,12 +46,13 @@ class HostArraysTest {
   }
 
   @Test
-  void backToBackAllReducesOfOneSizeReuseOneArrayPerMember() {
+  void backToBackAllReducesOfOneSizeReuseOneArrayPerMemberAndGiveTheirPiecesBack() {
     try (TestCluster cluster = TestCluster.start(3);
         Groups groups = Groups.create(cluster, 3, "host-arrays", 0)) {
       List<DeviceBuffer> data = new ArrayList<>();
       for (int rank = 0; rank < 3; rank++) {
-        data.add(groups.buffer(rank, new byte[1 << 20])); // the ring, several pieces a segment
+        // The ring, segments of 1 MiB: whole-chunk pieces, which arrive in pooled arrays.
+        data.add(groups.buffer(rank, new byte[3 << 20]));
       }
       for (int op = 0; op < 50; op++) {
         groups.onAll(rank -> groups.sumInPlace(rank, data.get(rank)));
@@ -60,6 +62,7 @@ class HostArraysTest {
       }
       for (int rank = 0; rank < 3; rank++) {
         assertEquals(1, groups.group(rank).hostArrays().made(), "rank " + rank);
+        assertTrue(ChunkPool.of(cluster.system(rank)).idle() > 0, "pieces back on rank " + rank);
       }
     }
   }
