@@ -5,6 +5,7 @@ import java.util.List;
 import java.util.Objects;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CompletionStage;
+import java.util.function.BiFunction;
 
 /**
  * Bytes a {@link BulkSender} sends, read a part at a time as it has room for them, so that a
@@ -41,10 +42,51 @@ interface BulkSource {
   /** The bytes of an array the caller hands over and never writes again: slices, no copies. */
   static BulkSource of(byte[] bytes) {
     Objects.requireNonNull(bytes, "bytes");
+    return of(bytes, 0, bytes.length);
+  }
+
+  /**
+   * {@code length} bytes of {@code bytes} from {@code start}, which nobody writes until the
+   * receiver has them (not only until the send completed: the serializer reads a slice later, when
+   * Artery encodes its chunk): slices, no copies.
+   */
+  static BulkSource of(byte[] bytes, int start, int length) {
+    Objects.checkFromIndexSize(start, length, bytes.length);
+    return sliced(length, (at, size) -> new Slice(bytes, start + at, size, false));
+  }
+
+  /**
+   * {@code length} bytes of {@code bytes} from {@code start}, which the caller does not write until
+   * the send completed: each read copies them into arrays of {@code pool}, which the serializer
+   * gives back once written, so the bytes may change after the send completed.
+   */
+  static BulkSource copied(byte[] bytes, int start, int length, ChunkPool pool) {
+    Objects.checkFromIndexSize(start, length, bytes.length);
+    return sliced(
+        length,
+        (at, size) -> {
+          byte[] chunk = pool.take(NodeCopy.CHUNK);
+          System.arraycopy(bytes, start + at, chunk, 0, size);
+          return new Slice(chunk, 0, size, true);
+        });
+  }
+
+  /**
+   * A piece of at most one chunk that arrived in an array of its own, handed over to be sent on and
+   * never touched again: an array of a whole chunk goes back to the {@link ChunkPool} once written.
+   */
+  static BulkSource handedOver(byte[] piece) {
+    if (piece.length != NodeCopy.CHUNK) {
+      return of(piece);
+    }
+    return sliced(piece.length, (at, size) -> new Slice(piece, 0, size, true));
+  }
+
+  private static BulkSource sliced(int total, BiFunction<Integer, Integer, Slice> slicer) {
     return new BulkSource() {
       @Override
       public long length() {
-        return bytes.length;
+        return total;
       }
 
       @Override
@@ -53,7 +95,7 @@ interface BulkSource {
         int at = (int) from;
         do {
           int size = Math.min(NodeCopy.CHUNK, (int) from + length - at);
-          slices.add(new Slice(bytes, at, size, false));
+          slices.add(slicer.apply(at, size));
           at += size;
         } while (at < from + length);
         return CompletableFuture.completedStage(slices);

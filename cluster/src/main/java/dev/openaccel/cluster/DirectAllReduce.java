@@ -43,25 +43,26 @@ final class DirectAllReduce {
   /** Exchanges {@code work} with every member, then reduces it over the segments {@code bounds}. */
   CompletableFuture<Void> run(byte[] work, int[] bounds, ElementType type, ReduceOp reduce) {
     List<CompletableFuture<?>> stages = new ArrayList<>();
-    int piece = 0;
-    for (int from = 0; from < work.length; from += chunk, piece++) {
-      int start = from;
-      // A copy: the piece's result is written into work while the sends may still read it.
-      byte[] mine = Arrays.copyOfRange(work, from, Math.min(work.length, from + chunk));
-      List<CompletableFuture<byte[]>> inputs = new ArrayList<>();
-      for (int member = 0; member < n; member++) {
-        if (member == rank) {
-          inputs.add(CompletableFuture.completedFuture(mine));
-        } else {
-          stages.add(op.send(member, 0, piece, mine)); // shared: never written again
-          inputs.add(op.take(member, 0, piece));
-        }
-      }
-      stages.add(
-          OpRun.all(inputs)
-              .thenRunAsync(
-                  () -> reducePiece(work, start, inputs, bounds, type, reduce), executor));
-    }
+    Pieces.forEach(
+        work.length,
+        chunk,
+        (k, piece, from, length) -> {
+          // A copy: the piece's result is written into work while the sends may still read it.
+          byte[] mine = Arrays.copyOfRange(work, from, from + length);
+          List<CompletableFuture<byte[]>> inputs = new ArrayList<>();
+          for (int member = 0; member < n; member++) {
+            if (member == rank) {
+              inputs.add(CompletableFuture.completedFuture(mine));
+            } else {
+              stages.add(op.send(member, 0, piece, BulkSource.of(mine))); // never written again
+              inputs.add(op.take(member, 0, piece));
+            }
+          }
+          stages.add(
+              OpRun.all(inputs)
+                  .thenRunAsync(
+                      () -> reducePiece(work, from, inputs, bounds, type, reduce), executor));
+        });
     return OpRun.all(stages);
   }
 

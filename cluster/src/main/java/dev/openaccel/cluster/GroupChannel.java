@@ -128,14 +128,36 @@ final class GroupChannel {
    * mailbox then holds a copy.
    */
   CompletableFuture<Void> send(int member, long message, byte[] bytes) {
+    return send(member, message, BulkSource.of(bytes));
+  }
+
+  /**
+   * Sends {@code bytes} (at most one bulk chunk) to {@code member}; as above. For a member of this
+   * node the bytes are read at once into an array of their own, and pooled slices go back to the
+   * {@link ChunkPool}.
+   */
+  CompletableFuture<Void> send(int member, long message, BulkSource bytes) {
     Inbox.Key key = key(rank, member, message);
     if (layout.sameNode(rank, member)) {
-      bulk.mailbox().arrived(key, bytes.clone());
+      bulk.mailbox().arrived(key, readAll(bytes));
       return CompletableFuture.completedFuture(null);
     }
     String node = members.get(member).node();
-    return bulk.send(node, key.transferId(), key.offset(), BulkSource.of(bytes))
-        .toCompletableFuture();
+    return bulk.send(node, key.transferId(), key.offset(), bytes).toCompletableFuture();
+  }
+
+  /** The bytes of {@code source}, whose reads complete at once, in a new array. */
+  private byte[] readAll(BulkSource source) {
+    byte[] all = new byte[(int) source.length()];
+    int at = 0;
+    for (BulkSource.Slice slice : source.read(0, all.length).toCompletableFuture().join()) {
+      System.arraycopy(slice.data(), slice.start(), all, at, slice.length());
+      at += slice.length();
+      if (slice.pooled()) {
+        bulk.pool().give(slice.data());
+      }
+    }
+    return all;
   }
 
   /** The message {@code member} sends this member under {@code message}, when it arrives. */

@@ -24,10 +24,11 @@ import scala.concurrent.ExecutionContextExecutor;
  * direction of each pair. Once an operation has started, it fails if it has not ended within {@code
  * openaccel.cluster.collectives.op-timeout}: a timer of the actor system's scheduler, run on the
  * collectives dispatcher, so no thread waits for it. Each operation is traced ({@link
- * CollectiveTrace}). Internal.
+ * CollectiveTrace}). Each operation works on a host array of its group's {@link HostArrays}, given
+ * back once its {@link Work} succeeded. Internal.
  *
  * <p>Owns: the counters and the count of operations not ended (atomic; the operation that ends last
- * after {@link #destroy} runs what the group does at its end).
+ * after {@link #destroy} runs what the group does at its end), and the group's host arrays.
  */
 final class GroupOps {
   private final GroupChannel channel;
@@ -36,6 +37,8 @@ final class GroupOps {
   private final ExecutionContextExecutor executor;
   private final ActorSystem<?> system;
   private final TraceBus trace;
+  private final ChunkPool pool;
+  private final HostArrays arrays = new HostArrays();
   private final AtomicLong collectives = new AtomicLong();
   private final Map<Integer, AtomicLong> pairs = new ConcurrentHashMap<>();
   // The operations enqueued and not ended, plus one while the group is not destroyed.
@@ -54,9 +57,25 @@ final class GroupOps {
     this.executor = executor;
     this.system = system;
     this.trace = trace;
+    this.pool = ChunkPool.of(system);
   }
 
-  /** Enqueues the next collective, {@code call(arguments)}, on {@code stream}. */
+  /**
+   * A host array of {@code length} bytes for the next operation (content unspecified: the operation
+   * writes every byte before it reads it), which gives it back when its {@link Work} succeeded.
+   */
+  byte[] hostArray(int length) {
+    return arrays.take(length);
+  }
+
+  HostArrays hostArrays() {
+    return arrays;
+  }
+
+  /**
+   * Enqueues the next collective, {@code call(arguments)}, on {@code stream}; {@code inHost} and
+   * {@code outHost} (or those not null) wrap one array from {@link #hostArray}.
+   */
   Work collective(
       String call,
       String arguments,
@@ -82,7 +101,10 @@ final class GroupOps {
     return enqueue(stream, what, run, traced, input, inHost, output, outHost, algorithm);
   }
 
-  /** Enqueues the next transfer from rank {@code from} to the other of this pair. */
+  /**
+   * Enqueues the next transfer from rank {@code from} to the other of this pair, on {@code work}
+   * from {@link #hostArray}.
+   */
   Work pointToPoint(
       String call,
       Stream stream,
@@ -147,7 +169,9 @@ final class GroupOps {
       DeviceBuffer output,
       ByteBuffer outHost,
       Function<Ring, CompletableFuture<Void>> algorithm) {
-    Ring ring = new Ring(run, channel.size(), channel.rank(), chunk, executor);
+    Ring ring = new Ring(run, channel.size(), channel.rank(), chunk, executor, pool);
+    ByteBuffer anyHost = inHost != null ? inHost : outHost;
+    byte[] host = anyHost == null ? null : anyHost.array();
     pending.incrementAndGet();
     Work work;
     try {
@@ -173,6 +197,9 @@ final class GroupOps {
         .whenComplete(
             (value, failure) -> {
               traced.ended(failure != null);
+              if (failure == null && host != null) {
+                arrays.give(host); // every reader of it has finished (see HostArrays)
+              }
               release();
             });
     return work;

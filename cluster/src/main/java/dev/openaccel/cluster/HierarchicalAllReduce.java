@@ -41,13 +41,16 @@ final class HierarchicalAllReduce {
   private final int rank;
   private final int chunk;
   private final Executor executor;
+  private final ChunkPool pool;
 
-  HierarchicalAllReduce(Messages op, NodeLayout layout, int rank, int chunk, Executor executor) {
+  HierarchicalAllReduce(
+      Messages op, NodeLayout layout, int rank, int chunk, Executor executor, ChunkPool pool) {
     this.op = op;
     this.layout = layout;
     this.rank = rank;
     this.chunk = chunk;
     this.executor = executor;
+    this.pool = pool;
   }
 
   /**
@@ -61,14 +64,16 @@ final class HierarchicalAllReduce {
     int first = local[0];
     if (rank != first) {
       List<CompletableFuture<?>> stages = new ArrayList<>();
-      for (int from = 0, piece = 0; from < work.length; from += chunk, piece++) {
-        int start = from;
-        stages.add(
-            op.send(first, TO_FIRST, piece, Arrays.copyOfRange(work, from, end(work, from))));
-        stages.add(
-            op.take(first, FROM_FIRST, piece)
-                .thenAcceptAsync(q -> System.arraycopy(q, 0, work, start, q.length), executor));
-      }
+      Pieces.forEach(
+          work.length,
+          chunk,
+          (k, piece, from, length) -> {
+            stages.add(
+                op.send(first, TO_FIRST, piece, Arrays.copyOfRange(work, from, from + length)));
+            stages.add(
+                op.take(first, FROM_FIRST, piece)
+                    .thenAcceptAsync(q -> System.arraycopy(q, 0, work, from, length), executor));
+          });
       return OpRun.all(stages);
     }
     return reduceInNode(work, local, type, reduce)
@@ -83,25 +88,26 @@ final class HierarchicalAllReduce {
       return Ring.done(); // the node's only member: its input is the node's
     }
     List<CompletableFuture<?>> stages = new ArrayList<>();
-    for (int from = 0, piece = 0; from < work.length; from += chunk, piece++) {
-      int start = from;
-      int length = end(work, from) - from;
-      List<CompletableFuture<byte[]>> inputs = new ArrayList<>();
-      for (int i = 1; i < local.length; i++) {
-        inputs.add(op.take(local[i], TO_FIRST, piece));
-      }
-      stages.add(
-          OpRun.all(inputs)
-              .thenRunAsync(
-                  () -> {
-                    byte[] acc = Arrays.copyOfRange(work, start, start + length);
-                    for (CompletableFuture<byte[]> input : inputs) {
-                      Reduction.combine(type, reduce, acc, input.join(), 0); // all completed
-                    }
-                    System.arraycopy(acc, 0, work, start, length);
-                  },
-                  executor));
-    }
+    Pieces.forEach(
+        work.length,
+        chunk,
+        (k, piece, from, length) -> {
+          List<CompletableFuture<byte[]>> inputs = new ArrayList<>();
+          for (int i = 1; i < local.length; i++) {
+            inputs.add(op.take(local[i], TO_FIRST, piece));
+          }
+          stages.add(
+              OpRun.all(inputs)
+                  .thenRunAsync(
+                      () -> {
+                        byte[] acc = Arrays.copyOfRange(work, from, from + length);
+                        for (CompletableFuture<byte[]> input : inputs) {
+                          Reduction.combine(type, reduce, acc, input.join(), 0); // all completed
+                        }
+                        System.arraycopy(acc, 0, work, from, length);
+                      },
+                      executor));
+        });
     return OpRun.all(stages);
   }
 
@@ -112,8 +118,8 @@ final class HierarchicalAllReduce {
     if (nodes == 1) {
       return Ring.done();
     }
-    Ring firsts = new Ring(Messages.among(op, layout.firsts()), nodes, node, chunk, executor);
-    int[] segments = Ring.segments(count, type.size(), nodes);
+    Ring firsts = new Ring(Messages.among(op, layout.firsts()), nodes, node, chunk, executor, pool);
+    int[] segments = Pieces.segments(count, type.size(), nodes);
     ReduceOp sum = reduce == ReduceOp.AVERAGE ? ReduceOp.SUM : reduce;
     return direct
         ? firsts.allReduceDirect(work, segments, type, sum)
@@ -130,16 +136,15 @@ final class HierarchicalAllReduce {
       return Ring.done();
     }
     List<CompletableFuture<?>> stages = new ArrayList<>();
-    for (int from = 0, piece = 0; from < work.length; from += chunk, piece++) {
-      byte[] result = Arrays.copyOfRange(work, from, end(work, from)); // never written again
-      for (int i = 1; i < local.length; i++) {
-        stages.add(op.send(local[i], FROM_FIRST, piece, result));
-      }
-    }
+    Pieces.forEach(
+        work.length,
+        chunk,
+        (k, piece, from, length) -> {
+          byte[] result = Arrays.copyOfRange(work, from, from + length); // never written again
+          for (int i = 1; i < local.length; i++) {
+            stages.add(op.send(local[i], FROM_FIRST, piece, result));
+          }
+        });
     return OpRun.all(stages);
-  }
-
-  private int end(byte[] work, int from) {
-    return Math.min(work.length, from + chunk);
   }
 }

@@ -93,7 +93,10 @@ final class OpRun implements Messages {
     List<CompletableFuture<?>> exchange = new ArrayList<>();
     List<CompletableFuture<byte[]>> theirs = new ArrayList<>();
     for (int peer : peers) {
-      take(peer, GroupChannel.ABORT, peerSide, 0).thenAccept(reason -> aborted(peer, reason));
+      // On the executor: an abort from a member of this node arrives on that member's thread,
+      // inside its own failure, which this one's would otherwise run within.
+      take(peer, GroupChannel.ABORT, peerSide, 0)
+          .thenAcceptAsync(reason -> aborted(peer, reason), executor);
       exchange.add(send(peer, GroupChannel.DESCRIPTOR, side, 0, mine));
       theirs.add(take(peer, GroupChannel.DESCRIPTOR, peerSide, 0));
     }
@@ -158,13 +161,17 @@ final class OpRun implements Messages {
 
   /** Sends a piece of data of step {@code step} to {@code member}; traced while anybody listens. */
   @Override
-  public CompletableFuture<Void> send(int member, int step, int piece, byte[] bytes) {
+  public CompletableFuture<Void> send(int member, int step, int piece, BulkSource bytes) {
     if (!trace.enabled()) {
       return send(member, GroupChannel.DATA, step, piece, bytes);
     }
     long start = System.nanoTime();
     return trace.step(
-        send(member, GroupChannel.DATA, step, piece, bytes), start, step, piece, bytes.length);
+        send(member, GroupChannel.DATA, step, piece, bytes),
+        start,
+        step,
+        piece,
+        (int) bytes.length());
   }
 
   /** The piece of data of step {@code step} {@code member} sends, when it arrives. */
@@ -174,6 +181,11 @@ final class OpRun implements Messages {
   }
 
   private CompletableFuture<Void> send(int member, int kind, int step, int piece, byte[] bytes) {
+    return send(member, kind, step, piece, BulkSource.of(bytes));
+  }
+
+  private CompletableFuture<Void> send(
+      int member, int kind, int step, int piece, BulkSource bytes) {
     if (result.isCompletedExceptionally()) {
       return result; // the operation failed: nothing more goes out for it
     }

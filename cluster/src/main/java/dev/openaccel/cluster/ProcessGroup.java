@@ -89,7 +89,7 @@ public final class ProcessGroup {
     long count = checked(stream, input, type, "input", call);
     GroupChecks.size(output, input.size(), "output", "the input's size", call);
     GroupChecks.elements(output, type, "output", stream, call);
-    byte[] work = new byte[(int) input.size()];
+    byte[] work = ops.hostArray((int) input.size());
     return ops.collective(
         call,
         type + " x " + count + ", " + op,
@@ -103,7 +103,7 @@ public final class ProcessGroup {
           if (channel.layout().shared()) {
             return ring.allReduceHierarchical(work, count, channel.layout(), type, op, direct);
           }
-          int[] segments = Ring.segments(count, type.size(), size());
+          int[] segments = Pieces.segments(count, type.size(), size());
           return direct
               ? ring.allReduceDirect(work, segments, type, op)
               : ring.allReduce(work, segments, type, op);
@@ -115,7 +115,7 @@ public final class ProcessGroup {
     String call = "broadcast";
     long count = checked(stream, buffer, type, "buffer", call);
     GroupChecks.rank(root, size(), rank(), false, "root", call);
-    byte[] work = new byte[(int) buffer.size()];
+    byte[] work = ops.hostArray((int) buffer.size());
     boolean isRoot = root == rank();
     return ops.collective(
         call,
@@ -135,7 +135,7 @@ public final class ProcessGroup {
     GroupChecks.size(output, input.size() * size(), "output", "members x input", call);
     GroupChecks.elements(output, type, "output", stream, call);
     int block = (int) input.size();
-    byte[] work = new byte[block * size()];
+    byte[] work = ops.hostArray(block * size());
     return ops.collective(
         call,
         type + " x " + count + " each",
@@ -144,7 +144,7 @@ public final class ProcessGroup {
         ByteBuffer.wrap(work, block * rank(), block),
         output,
         ByteBuffer.wrap(work),
-        ring -> ring.allGather(work, Ring.blocks(block, size())));
+        ring -> ring.allGather(work, Pieces.blocks(block, size())));
   }
 
   /**
@@ -158,7 +158,7 @@ public final class ProcessGroup {
     GroupChecks.size(input, output.size() * size(), "input", "members x output", call);
     GroupChecks.elements(input, type, "input", stream, call);
     int block = (int) output.size();
-    byte[] work = new byte[block * size()];
+    byte[] work = ops.hostArray(block * size());
     return ops.collective(
         call,
         type + " x " + count + " each, " + op,
@@ -167,7 +167,7 @@ public final class ProcessGroup {
         ByteBuffer.wrap(work),
         output,
         ByteBuffer.wrap(work, block * rank(), block),
-        ring -> ring.reduceScatter(work, Ring.blocks(block, size()), type, op));
+        ring -> ring.reduceScatter(work, Pieces.blocks(block, size()), type, op));
   }
 
   /**
@@ -186,7 +186,7 @@ public final class ProcessGroup {
     GroupChecks.size(output, input.size(), "output", "the input's size", call);
     GroupChecks.elements(output, type, "output", stream, call);
     GroupChecks.rank(root, size(), rank(), false, "root", call);
-    byte[] work = new byte[(int) input.size()];
+    byte[] work = ops.hostArray((int) input.size());
     return ops.collective(
         call,
         type + " x " + count + ", " + op + ", root " + root,
@@ -210,7 +210,7 @@ public final class ProcessGroup {
     String call = "send";
     long count = checked(stream, buffer, type, "buffer", call);
     GroupChecks.rank(peer, size(), rank(), true, "peer", call);
-    byte[] work = new byte[(int) buffer.size()];
+    byte[] work = ops.hostArray((int) buffer.size());
     return ops.pointToPoint(
         call, stream, type, count, peer, rank(), buffer, work, null, ring -> ring.send(work, peer));
   }
@@ -220,7 +220,7 @@ public final class ProcessGroup {
     String call = "recv";
     long count = checked(stream, buffer, type, "buffer", call);
     GroupChecks.rank(peer, size(), rank(), true, "peer", call);
-    byte[] work = new byte[(int) buffer.size()];
+    byte[] work = ops.hostArray((int) buffer.size());
     return ops.pointToPoint(
         call,
         stream,
@@ -243,6 +243,11 @@ public final class ProcessGroup {
     if (destroyed.compareAndSet(false, true)) {
       ops.destroy(() -> owner.destroyed(channel));
     }
+  }
+
+  /** The group's reusable host arrays, for tests. */
+  HostArrays hostArrays() {
+    return ops.hostArrays();
   }
 
   @Override

@@ -1,7 +1,6 @@
 package dev.openaccel.cluster;
 
 import java.util.ArrayList;
-import java.util.Arrays;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.Executor;
@@ -25,6 +24,17 @@ import java.util.concurrent.Executor;
  * member k's bytes of segment k, so all members hold bit-identical results, and a rerun with the
  * same inputs and member list gives the same bits. Reduce to a root follows the chain from root+1
  * round to the root: {@code ((x[root+1] op x[root+2]) op ...) op x[root]}.
+ *
+ * <p>Arrays: nothing here allocates per piece. A piece that arrived is this operation's alone: it
+ * is reduced in place, sent on handed over ({@link BulkSource#handedOver}), or, once stored in
+ * {@code work}, given back to the {@link ChunkPool} (which keeps only whole-chunk arrays, the ones
+ * the serializer decodes into). A piece of {@code work} itself is sent as pooled copies made when
+ * the bulk lane reads it ({@link BulkSource#copied}): the serializer reads a slice only after the
+ * send completed, and {@code work} is reused once the operation ended ({@link HostArrays}). The one
+ * exception is the first step of the all-reduce, the hot path, which sends its slices of {@code
+ * work} as they are: that region is written again only by the all-gather, with segment r-1 coming
+ * back from member r-1, whose bytes were reduced from these ones, so each slice was encoded (read)
+ * before its region is overwritten and before the operation can end.
  */
 final class Ring {
   private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);
@@ -34,13 +44,15 @@ final class Ring {
   private final int rank;
   private final int chunk;
   private final Executor executor;
+  private final ChunkPool pool;
 
-  Ring(Messages op, int members, int rank, int chunk, Executor executor) {
+  Ring(Messages op, int members, int rank, int chunk, Executor executor, ChunkPool pool) {
     this.op = op;
     this.n = members;
     this.rank = rank;
     this.chunk = chunk;
     this.executor = executor;
+    this.pool = pool;
   }
 
   /** A completed stage: an algorithm with nothing to send (a barrier, a group of one). */
@@ -48,29 +60,12 @@ final class Ring {
     return DONE;
   }
 
-  /** The byte bounds of the n segments of {@code count} elements of {@code size} bytes. */
-  static int[] segments(long count, int size, int members) {
-    int[] bounds = new int[members + 1];
-    for (int k = 0; k <= members; k++) {
-      bounds[k] = (int) (k * count / members * size);
-    }
-    return bounds;
-  }
-
-  /** The bounds of n equal blocks of {@code block} bytes. */
-  static int[] blocks(int block, int members) {
-    int[] bounds = new int[members + 1];
-    for (int k = 0; k <= members; k++) {
-      bounds[k] = k * block;
-    }
-    return bounds;
-  }
-
   /** Reduce-scatter then all-gather over the segments {@code bounds} of {@code work}. */
   CompletableFuture<Void> allReduce(byte[] work, int[] bounds, ElementType type, ReduceOp reduce) {
     List<CompletableFuture<Void>> pieces = new ArrayList<>();
-    forEachPiece(
+    Pieces.forEach(
         bounds,
+        chunk,
         (k, j, from, length) -> {
           pieces.add(scatter(work, k, j, from, length, type, reduce, true));
           if (k != rank) {
@@ -100,7 +95,7 @@ final class Ring {
       ElementType type,
       ReduceOp reduce,
       boolean direct) {
-    return new HierarchicalAllReduce(op, layout, rank, chunk, executor)
+    return new HierarchicalAllReduce(op, layout, rank, chunk, executor, pool)
         .run(work, count, type, reduce, direct);
   }
 
@@ -108,8 +103,9 @@ final class Ring {
   CompletableFuture<Void> reduceScatter(
       byte[] work, int[] bounds, ElementType type, ReduceOp reduce) {
     List<CompletableFuture<Void>> pieces = new ArrayList<>();
-    forEachPiece(
+    Pieces.forEach(
         bounds,
+        chunk,
         (k, j, from, length) -> pieces.add(scatter(work, k, j, from, length, type, reduce, false)));
     return OpRun.all(pieces);
   }
@@ -117,7 +113,8 @@ final class Ring {
   /** All-gather: every member's block {@code rank} ends in every member's {@code work}. */
   CompletableFuture<Void> allGather(byte[] work, int[] bounds) {
     List<CompletableFuture<Void>> pieces = new ArrayList<>();
-    forEachPiece(bounds, (k, j, from, length) -> pieces.add(gather(work, k, j, from, length, 0)));
+    Pieces.forEach(
+        bounds, chunk, (k, j, from, length) -> pieces.add(gather(work, k, j, from, length, 0)));
     return OpRun.all(pieces);
   }
 
@@ -125,18 +122,19 @@ final class Ring {
   CompletableFuture<Void> broadcast(byte[] work, int root) {
     int d = Math.floorMod(rank - root, n);
     List<CompletableFuture<Void>> pieces = new ArrayList<>();
-    forEachPiece(
-        new int[] {0, work.length},
+    Pieces.forEach(
+        work.length,
+        chunk,
         (k, j, from, length) -> {
           if (d == 0) {
-            pieces.add(op.send(right(), 0, j, Arrays.copyOfRange(work, from, from + length)));
+            pieces.add(op.send(right(), 0, j, copied(work, from, length)));
           } else {
             pieces.add(
                 op.take(left(), d - 1, j)
                     .thenComposeAsync(
                         q -> {
                           System.arraycopy(q, 0, work, from, length);
-                          return d < n - 1 ? op.send(right(), d, j, q) : DONE;
+                          return d < n - 1 ? passOn(right(), d, j, q) : recycled(q);
                         },
                         executor));
           }
@@ -148,11 +146,12 @@ final class Ring {
   CompletableFuture<Void> reduce(byte[] work, int root, ElementType type, ReduceOp reduce) {
     int d = Math.floorMod(rank - root, n);
     List<CompletableFuture<Void>> pieces = new ArrayList<>();
-    forEachPiece(
-        new int[] {0, work.length},
+    Pieces.forEach(
+        work.length,
+        chunk,
         (k, j, from, length) -> {
           if (d == 1) {
-            pieces.add(op.send(right(), 0, j, Arrays.copyOfRange(work, from, from + length)));
+            pieces.add(op.send(right(), 0, j, copied(work, from, length)));
             return;
           }
           int step = d == 0 ? n - 2 : d - 2;
@@ -162,10 +161,10 @@ final class Ring {
                       p -> {
                         Reduction.combine(type, reduce, p, work, from);
                         if (d != 0) {
-                          return op.send(right(), d - 1, j, p);
+                          return passOn(right(), d - 1, j, p);
                         }
                         finish(p, work, from, type, reduce);
-                        return DONE;
+                        return recycled(p);
                       },
                       executor));
         });
@@ -175,22 +174,28 @@ final class Ring {
   /** Sends all of {@code work} to {@code peer}. */
   CompletableFuture<Void> send(byte[] work, int peer) {
     List<CompletableFuture<Void>> pieces = new ArrayList<>();
-    forEachPiece(
-        new int[] {0, work.length},
-        (k, j, from, length) ->
-            pieces.add(op.send(peer, 0, j, Arrays.copyOfRange(work, from, from + length))));
+    Pieces.forEach(
+        work.length,
+        chunk,
+        (k, j, from, length) -> pieces.add(op.send(peer, 0, j, copied(work, from, length))));
     return OpRun.all(pieces);
   }
 
   /** Receives all of {@code work} from {@code peer}. */
   CompletableFuture<Void> receive(byte[] work, int peer) {
     List<CompletableFuture<Void>> pieces = new ArrayList<>();
-    forEachPiece(
-        new int[] {0, work.length},
+    Pieces.forEach(
+        work.length,
+        chunk,
         (k, j, from, length) ->
             pieces.add(
                 op.take(peer, 0, j)
-                    .thenAcceptAsync(q -> System.arraycopy(q, 0, work, from, length), executor)));
+                    .thenAcceptAsync(
+                        q -> {
+                          System.arraycopy(q, 0, work, from, length);
+                          pool.give(q);
+                        },
+                        executor)));
     return OpRun.all(pieces);
   }
 
@@ -204,7 +209,9 @@ final class Ring {
       ReduceOp reduce,
       boolean gather) {
     if (k == Math.floorMod(rank - 1, n)) {
-      return op.send(right(), 0, j, Arrays.copyOfRange(work, from, from + length));
+      // In an all-reduce (gather), sent as it is: see the class comment.
+      BulkSource mine = gather ? BulkSource.of(work, from, length) : copied(work, from, length);
+      return op.send(right(), 0, j, mine);
     }
     int s = Math.floorMod(rank - k - 2, n);
     return op.take(left(), s, j)
@@ -212,10 +219,10 @@ final class Ring {
             p -> {
               Reduction.combine(type, reduce, p, work, from);
               if (s < n - 2) {
-                return op.send(right(), s + 1, j, p);
+                return passOn(right(), s + 1, j, p);
               }
               finish(p, work, from, type, reduce);
-              return gather ? op.send(right(), n - 1, j, p) : DONE;
+              return gather ? passOn(right(), n - 1, j, p) : recycled(p);
             },
             executor);
   }
@@ -223,16 +230,34 @@ final class Ring {
   private CompletableFuture<Void> gather(
       byte[] work, int k, int j, int from, int length, int base) {
     if (k == rank) {
-      return op.send(right(), base, j, Arrays.copyOfRange(work, from, from + length));
+      return op.send(right(), base, j, copied(work, from, length));
     }
     int t = Math.floorMod(rank - k - 1, n);
     return op.take(left(), base + t, j)
         .thenComposeAsync(
             q -> {
               System.arraycopy(q, 0, work, from, length);
-              return t < n - 2 ? op.send(right(), base + t + 1, j, q) : DONE;
+              return t < n - 2 ? passOn(right(), base + t + 1, j, q) : recycled(q);
             },
             executor);
+  }
+
+  /**
+   * {@code length} bytes of {@code work} from {@code from}, copied when the bulk lane reads them.
+   */
+  private BulkSource copied(byte[] work, int from, int length) {
+    return BulkSource.copied(work, from, length, pool);
+  }
+
+  /** Sends on a piece that arrived: this operation no longer touches it. */
+  private CompletableFuture<Void> passOn(int member, int step, int piece, byte[] bytes) {
+    return op.send(member, step, piece, BulkSource.handedOver(bytes));
+  }
+
+  /** A piece that arrived and was stored where it belongs goes back to the chunk pool. */
+  private CompletableFuture<Void> recycled(byte[] piece) {
+    pool.give(piece);
+    return DONE;
   }
 
   private void finish(byte[] p, byte[] work, int from, ElementType type, ReduceOp reduce) {
@@ -249,19 +274,6 @@ final class Ring {
       Reduction.divide(type, p, members);
     }
     System.arraycopy(p, 0, work, from, p.length);
-  }
-
-  private interface PieceVisitor {
-    void visit(int segment, int piece, int from, int length);
-  }
-
-  private void forEachPiece(int[] bounds, PieceVisitor visitor) {
-    for (int k = 0; k + 1 < bounds.length; k++) {
-      int j = 0;
-      for (int from = bounds[k]; from < bounds[k + 1]; from += chunk) {
-        visitor.visit(k, j++, from, Math.min(chunk, bounds[k + 1] - from));
-      }
-    }
   }
 
   private int right() {

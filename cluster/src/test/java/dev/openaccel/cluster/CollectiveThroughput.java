@@ -21,7 +21,7 @@ import java.util.concurrent.TimeUnit;
  * size takes. For each size, rounds alternate the two and which goes first; sizes under 1 MiB take
  * several samples per round. Prints a markdown table with the target (at least 0.8 times the raw
  * ring from 16 MiB up) and writes an SVG plot. {@code cluster/run-collectives [rounds] [max MiB]
- * [svg]} runs it.
+ * [svg] [min MiB]} runs it (sizes from 4 KiB, or from {@code min MiB} when given).
  */
 public final class CollectiveThroughput {
   private static final Duration LONG = Duration.ofSeconds(120);
@@ -36,6 +36,11 @@ public final class CollectiveThroughput {
     int rounds = args.length > 0 ? Integer.parseInt(args[0]) : 5;
     int maxMib = args.length > 1 ? Integer.parseInt(args[1]) : 256;
     Path svg = Path.of(args.length > 2 ? args[2] : "cluster/target/allreduce-bandwidth.svg");
+    long minSize = args.length > 3 ? (long) Integer.parseInt(args[3]) << 20 : 4096;
+    if (minSize <= 0 || minSize > (long) maxMib << 20) {
+      throw new IllegalArgumentException(
+          "min MiB " + (minSize >> 20) + " must be from 1 to max MiB " + maxMib);
+    }
     int n = 3;
     String load = Samples.loadAverage();
     String config =
@@ -52,7 +57,7 @@ public final class CollectiveThroughput {
       for (int i = 0; i < n; i++) {
         ring.add(new ArteryBaseline(cluster.system(i), cluster.system((i + 1) % n)));
       }
-      for (long size = 4096; size <= (long) maxMib << 20; size *= 2) {
+      for (long size = minSize; size <= (long) maxMib << 20; size *= 2) {
         rows.add(measure(groups, ring, (int) size, rounds));
       }
     }

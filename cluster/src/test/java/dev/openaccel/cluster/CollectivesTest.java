@@ -313,7 +313,7 @@ class CollectivesTest {
 
   @Test
   void anAllReduceIsTracedAsItsSpanAndOneStepPerPieceEachMemberSent() {
-    int count = 300_000; // 3 segments of 400,000 bytes: 2 pieces of at most 256 KiB each
+    int count = 300_000; // 3 segments of 400,000 bytes: 2 pieces of at most 384 KiB each
     try (Groups groups = Groups.create(cluster, 3, "traced")) {
       List<DeviceBuffer> data = new ArrayList<>();
       for (int rank = 0; rank < 3; rank++) {

@@ -59,7 +59,7 @@ class SmallAllReduceTest {
 
   @Test
   void aDirectAllReduceOfPiecesThatStraddleTheSegmentsIsTheReference() {
-    // 1 MiB of limit: these are cut into 256 KiB pieces, and the three segments do not fall on
+    // 1 MiB of limit: these are cut into 384 KiB pieces, and the three segments do not fall on
     // piece bounds, nor divide the counts evenly.
     try (Groups groups = Groups.create(cluster, 3, "pieces", 1 << 20)) {
       CollectivesTest.checkAllReduce(groups, ElementType.FLOAT32, ReduceOp.SUM, 200_001, 3);
