@@ -80,6 +80,7 @@ final class GroupOps {
       String call,
       String arguments,
       Stream stream,
+      HostOrder elements,
       DeviceBuffer input,
       ByteBuffer inHost,
       DeviceBuffer output,
@@ -98,7 +99,7 @@ final class GroupOps {
     OpRun run =
         new OpRun(
             channel, seq, false, 0, what, call + "(" + arguments + ")", peers, executor, traced);
-    return enqueue(stream, what, run, traced, input, inHost, output, outHost, algorithm);
+    return enqueue(stream, what, run, traced, elements, input, inHost, output, outHost, algorithm);
   }
 
   /**
@@ -108,7 +109,7 @@ final class GroupOps {
   Work pointToPoint(
       String call,
       Stream stream,
-      ElementType type,
+      HostOrder elements,
       long count,
       int peer,
       int from,
@@ -134,7 +135,7 @@ final class GroupOps {
             + "' on rank "
             + channel.rank();
     String descriptor =
-        "send/recv(" + type + " x " + count + ", rank " + from + " to rank " + to + ")";
+        "send/recv(" + elements.type() + " x " + count + ", rank " + from + " to rank " + to + ")";
     CollectiveTrace traced = traceOf(stream, call, seq, input, output);
     OpRun run =
         new OpRun(
@@ -152,6 +153,7 @@ final class GroupOps {
         what,
         run,
         traced,
+        elements,
         input,
         ByteBuffer.wrap(work),
         output,
@@ -164,6 +166,7 @@ final class GroupOps {
       String what,
       OpRun run,
       CollectiveTrace traced,
+      HostOrder elements,
       DeviceBuffer input,
       ByteBuffer inHost,
       DeviceBuffer output,
@@ -185,7 +188,12 @@ final class GroupOps {
               outHost,
               () ->
                   start(
-                      run, traced, () -> channel.size() == 1 ? Ring.done() : algorithm.apply(ring)),
+                      run,
+                      traced,
+                      elements.around(
+                          input == null ? null : inHost,
+                          output == null ? null : outHost,
+                          () -> channel.size() == 1 ? Ring.done() : algorithm.apply(ring))),
               executor,
               system);
     } catch (RuntimeException e) {

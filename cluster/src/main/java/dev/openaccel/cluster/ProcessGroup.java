@@ -4,7 +4,9 @@ import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.Stream;
 import dev.openaccel.runtime.trace.TraceBus;
 import java.nio.ByteBuffer;
+import java.nio.ByteOrder;
 import java.util.List;
+import java.util.Objects;
 import java.util.concurrent.atomic.AtomicBoolean;
 import org.apache.pekko.actor.typed.ActorSystem;
 import scala.concurrent.ExecutionContextExecutor;
@@ -25,16 +27,17 @@ import scala.concurrent.ExecutionContextExecutor;
  *
  * <p>Misuse throws at the call, before anything is enqueued: a stream or buffer of another device
  * or a buffer of the wrong size ({@link IllegalArgumentException}), a closed buffer or a destroyed
- * group ({@link IllegalStateException}). Owns: whether it was destroyed (atomic; the operation
- * counters are its {@link GroupOps}'); thread-safe, but calls from several threads have no defined
- * order.
+ * group ({@link IllegalStateException}). Owns: whether it was destroyed (atomic, shared with the
+ * handles {@link #inOrder} makes; the operation counters are its {@link GroupOps}'); thread-safe,
+ * but calls from several threads have no defined order.
  */
 public final class ProcessGroup {
   private final GroupChannel channel;
   private final Collectives owner;
   private final GroupOps ops;
   private final long smallLimit;
-  private final AtomicBoolean destroyed = new AtomicBoolean();
+  private final AtomicBoolean destroyed;
+  private final ByteOrder order;
 
   ProcessGroup(
       GroupChannel channel,
@@ -47,6 +50,35 @@ public final class ProcessGroup {
     this.owner = owner;
     this.ops = new GroupOps(channel, settings, executor, system, trace);
     this.smallLimit = settings.smallLimit();
+    this.destroyed = new AtomicBoolean();
+    this.order = ByteOrder.BIG_ENDIAN;
+  }
+
+  private ProcessGroup(ProcessGroup base, ByteOrder order) {
+    this.channel = base.channel;
+    this.owner = base.owner;
+    this.ops = base.ops;
+    this.smallLimit = base.smallLimit;
+    this.destroyed = base.destroyed;
+    this.order = order;
+  }
+
+  /**
+   * This member's handle on the same group for buffers whose elements are in {@code order}: the
+   * operations it enqueues read their input and write their output in that order (this handle's
+   * buffers are big-endian, as {@link ElementType} reads them by default; little-endian is how
+   * OpenCL device kernels, or Java kernels with views in native order, write them). Messages and
+   * reductions keep the big-endian order, so members of either order form one group and get the
+   * same values; the two handles share the group's operation numbers and its {@link #destroy}.
+   */
+  public ProcessGroup inOrder(ByteOrder order) {
+    Objects.requireNonNull(order, "order");
+    return new ProcessGroup(this, order);
+  }
+
+  /** The byte order of this handle's buffers ({@link #inOrder}). */
+  public ByteOrder order() {
+    return order;
   }
 
   /** The group's name. */
@@ -94,20 +126,13 @@ public final class ProcessGroup {
         call,
         type + " x " + count + ", " + op,
         stream,
+        new HostOrder(type, order),
         input,
         ByteBuffer.wrap(work),
         output,
         ByteBuffer.wrap(work),
-        ring -> {
-          boolean direct = input.size() <= smallLimit;
-          if (channel.layout().shared()) {
-            return ring.allReduceHierarchical(work, count, channel.layout(), type, op, direct);
-          }
-          int[] segments = Pieces.segments(count, type.size(), size());
-          return direct
-              ? ring.allReduceDirect(work, segments, type, op)
-              : ring.allReduce(work, segments, type, op);
-        });
+        ring ->
+            ring.allReduce(work, count, channel.layout(), type, op, input.size() <= smallLimit));
   }
 
   /** {@code root}'s {@code buffer} copied into every other member's {@code buffer}. */
@@ -121,6 +146,7 @@ public final class ProcessGroup {
         call,
         type + " x " + count + ", root " + root,
         stream,
+        new HostOrder(type, order),
         isRoot ? buffer : null,
         ByteBuffer.wrap(work),
         isRoot ? null : buffer,
@@ -140,6 +166,7 @@ public final class ProcessGroup {
         call,
         type + " x " + count + " each",
         stream,
+        new HostOrder(type, order),
         input,
         ByteBuffer.wrap(work, block * rank(), block),
         output,
@@ -163,6 +190,7 @@ public final class ProcessGroup {
         call,
         type + " x " + count + " each, " + op,
         stream,
+        new HostOrder(type, order),
         input,
         ByteBuffer.wrap(work),
         output,
@@ -191,6 +219,7 @@ public final class ProcessGroup {
         call,
         type + " x " + count + ", " + op + ", root " + root,
         stream,
+        new HostOrder(type, order),
         input,
         ByteBuffer.wrap(work),
         root == rank() ? output : null,
@@ -202,36 +231,36 @@ public final class ProcessGroup {
   public Work barrier(Stream stream) {
     String call = "barrier";
     check(stream, call);
-    return ops.collective(call, "", stream, null, null, null, null, ring -> Ring.done());
+    return ops.collective(
+        call, "", stream, HostOrder.NONE, null, null, null, null, ring -> Ring.done());
   }
 
   /** {@code buffer} to member {@code peer}, which calls {@link #recv} with this rank. */
   public Work send(Stream stream, DeviceBuffer buffer, ElementType type, int peer) {
-    String call = "send";
-    long count = checked(stream, buffer, type, "buffer", call);
-    GroupChecks.rank(peer, size(), rank(), true, "peer", call);
-    byte[] work = ops.hostArray((int) buffer.size());
-    return ops.pointToPoint(
-        call, stream, type, count, peer, rank(), buffer, work, null, ring -> ring.send(work, peer));
+    return transfer("send", stream, buffer, type, peer, true);
   }
 
   /** Into {@code buffer}, what member {@code peer} sends with {@link #send} to this rank. */
   public Work recv(Stream stream, DeviceBuffer buffer, ElementType type, int peer) {
-    String call = "recv";
+    return transfer("recv", stream, buffer, type, peer, false);
+  }
+
+  private Work transfer(
+      String call, Stream stream, DeviceBuffer buffer, ElementType type, int peer, boolean out) {
     long count = checked(stream, buffer, type, "buffer", call);
     GroupChecks.rank(peer, size(), rank(), true, "peer", call);
     byte[] work = ops.hostArray((int) buffer.size());
     return ops.pointToPoint(
         call,
         stream,
-        type,
+        new HostOrder(type, order),
         count,
         peer,
-        peer,
-        null,
+        out ? rank() : peer,
+        out ? buffer : null,
         work,
-        buffer,
-        ring -> ring.receive(work, peer));
+        out ? null : buffer,
+        ring -> out ? ring.send(work, peer) : ring.receive(work, peer));
   }
 
   /**

@@ -85,18 +85,25 @@ final class Ring {
   }
 
   /**
-   * The all-reduce of {@code work} of {@code count} elements in a group some of whose nodes hold
-   * several members ({@link HierarchicalAllReduce}); {@code direct} across nodes if small.
+   * The all-reduce of {@code work} of {@code count} elements as the group calls for: hierarchical
+   * when some node holds several members ({@link HierarchicalAllReduce}), else the direct exchange
+   * if {@code direct} (a small input), else round the ring.
    */
-  CompletableFuture<Void> allReduceHierarchical(
+  CompletableFuture<Void> allReduce(
       byte[] work,
       long count,
       NodeLayout layout,
       ElementType type,
       ReduceOp reduce,
       boolean direct) {
-    return new HierarchicalAllReduce(op, layout, rank, chunk, executor, pool)
-        .run(work, count, type, reduce, direct);
+    if (layout.shared()) {
+      return new HierarchicalAllReduce(op, layout, rank, chunk, executor, pool)
+          .run(work, count, type, reduce, direct);
+    }
+    int[] segments = Pieces.segments(count, type.size(), n);
+    return direct
+        ? allReduceDirect(work, segments, type, reduce)
+        : allReduce(work, segments, type, reduce);
   }
 
   /** Reduce-scatter: block {@code rank} of {@code work} ends complete on this member. */
