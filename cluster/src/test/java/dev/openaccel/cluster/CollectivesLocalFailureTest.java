@@ -11,7 +11,6 @@ import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
@@ -100,12 +99,7 @@ class CollectivesLocalFailureTest {
               .toCompletableFuture());
     }
     for (CompletableFuture<ProcessGroup> creation : created) {
-      ExecutionException e =
-          assertThrows(
-              ExecutionException.class,
-              () -> creation.get(TestCluster.WAIT.toSeconds(), TimeUnit.SECONDS));
-      String message = e.getCause().getMessage();
-      assertTrue(e.getCause() instanceof DeviceExecutionException, message);
+      String message = Groups.failure(creation, DeviceExecutionException.class);
       assertTrue(message.contains("no join within PT2S"), message);
       assertTrue(message.endsWith("from [rank 1 (" + members.get(1) + ")]"), message);
     }
@@ -132,12 +126,7 @@ class CollectivesLocalFailureTest {
               .toCompletableFuture());
     }
     for (CompletableFuture<ProcessGroup> creation : created) {
-      ExecutionException e =
-          assertThrows(
-              ExecutionException.class,
-              () -> creation.get(TestCluster.WAIT.toSeconds(), TimeUnit.SECONDS));
-      String message = e.getCause().getMessage();
-      assertTrue(e.getCause() instanceof IllegalArgumentException, message);
+      String message = Groups.failure(creation, IllegalArgumentException.class);
       assertTrue(message.contains("members disagree"), message);
       assertTrue(
           message.contains(straight.toString()) && message.contains(swapped.toString()), message);
@@ -148,14 +137,14 @@ class CollectivesLocalFailureTest {
   @Test
   void membersOfOneNodeThatCallDifferentReduceOpsAllFailNamingBoth() {
     try (Groups groups = Groups.create(cluster, devices(0, 0, 0, 1, 1, 0), "disagree", -1)) {
-      List<DeviceBuffer> data = buffers(groups, 1);
+      List<DeviceBuffer> data = groups.ints(1);
       List<Work> works = new ArrayList<>();
       for (int rank = 0; rank < 3; rank++) {
         ReduceOp op = rank == 1 ? ReduceOp.MAX : ReduceOp.SUM;
         works.add(groups.allReduceInPlace(rank, data.get(rank), ElementType.INT32, op));
       }
       for (Work work : works) {
-        String message = failure(work);
+        String message = Groups.failure(work);
         assertTrue(message.contains("members disagree"), message);
         assertTrue(message.contains("allReduce(int32 x 10, sum)"), message);
         assertTrue(message.contains("allReduce(int32 x 10, max)"), message);
@@ -170,15 +159,15 @@ class CollectivesLocalFailureTest {
   void aMemberOfANodeThatNeverCallsMakesTheOthersTimeOutNamingIt() {
     List<RemoteDevice> members = devices(0, 0, 0, 1, 1, 0);
     try (Groups groups = Groups.create(cluster, members, "unsent", -1)) {
-      List<DeviceBuffer> data = buffers(groups, 1);
+      List<DeviceBuffer> data = groups.ints(1);
       IntFunction<Work> sum = rank -> groups.sumInPlace(rank, data.get(rank));
       List<Work> started = List.of(sum.apply(0), sum.apply(2));
       for (Work work : started) {
-        String message = failure(work);
+        String message = Groups.failure(work);
         assertTrue(message.startsWith("allReduce #0 of group 'unsent' on rank "), message);
         assertTrue(message.endsWith(TIMED_OUT + "rank 1 (" + members.get(1) + ")"), message);
       }
-      String late = failure(sum.apply(1));
+      String late = Groups.failure(sum.apply(1));
       assertTrue(late.startsWith("allReduce #0 of group 'unsent' on rank 1: rank "), late);
       assertTrue(late.contains(TIMED_OUT + "rank 1 ("), late);
       assertTheNextAllReduceRuns(groups);
@@ -188,7 +177,7 @@ class CollectivesLocalFailureTest {
   @Test
   void destroyingOneMemberOfANodeKeepsTheMessagesWaitingForTheOther() {
     Groups groups = Groups.create(cluster, devices(0, 0, 0, 1, 1, 0), "destroy-one", -1);
-    List<DeviceBuffer> data = buffers(groups, 5);
+    List<DeviceBuffer> data = groups.ints(5);
     Work sent = groups.group(2).send(groups.stream(2), data.get(2), ElementType.INT32, 0);
     awaitHeld(cluster.node(0).collectives(), "destroy-one"); // rank 2's descriptor, for rank 0
     groups.group(1).destroy(); // drops what waits for rank 1 on node 0, not what waits for rank 0
@@ -205,7 +194,7 @@ class CollectivesLocalFailureTest {
   void destroyWhileAnAllReduceWaitsLetsItFinishAndFreesTheNameOnEveryDevice() {
     List<RemoteDevice> members = devices(0, 0, 0, 1, 1, 0);
     Groups groups = Groups.create(cluster, members, "destroy-pending", -1);
-    List<DeviceBuffer> data = buffers(groups, 1);
+    List<DeviceBuffer> data = groups.ints(1);
     CountDownLatch gate = new CountDownLatch(1);
     groups.stream(0).launch("gate", () -> awaitGate(gate));
     List<Work> works = new ArrayList<>();
@@ -241,7 +230,7 @@ class CollectivesLocalFailureTest {
       String leaving = two.node(1).selfNode();
       two.terminate(1);
       for (Work work : works) {
-        String message = failure(work);
+        String message = Groups.failure(work);
         assertTrue(message.startsWith("allReduce #0 of group 'leaves' on rank "), message);
         assertTrue(message.contains("node " + leaving + " left the cluster"), message);
       }
@@ -265,19 +254,6 @@ class CollectivesLocalFailureTest {
     }
   }
 
-  /** A 40-byte buffer per member holding int32 {@code value}s. */
-  private static List<DeviceBuffer> buffers(Groups groups, int value) {
-    List<DeviceBuffer> data = new ArrayList<>();
-    for (int rank = 0; rank < groups.size(); rank++) {
-      ByteBuffer bytes = ByteBuffer.allocate(40);
-      for (int i = 0; i < 40; i += 4) {
-        bytes.putInt(i, value);
-      }
-      data.add(groups.buffer(rank, bytes.array()));
-    }
-    return data;
-  }
-
   /**
    * Every member's stream reports the failed operation once; then the group is aligned again: an
    * all-reduce of fresh buffers completes with the sum.
@@ -286,20 +262,11 @@ class CollectivesLocalFailureTest {
     for (int rank = 0; rank < groups.size(); rank++) {
       assertThrows(DeviceExecutionException.class, groups.stream(rank)::synchronize);
     }
-    List<DeviceBuffer> data = buffers(groups, 2);
+    List<DeviceBuffer> data = groups.ints(2);
     groups.onAll(rank -> groups.sumInPlace(rank, data.get(rank)));
     for (int rank = 0; rank < groups.size(); rank++) {
       assertEquals(6, ByteBuffer.wrap(groups.read(rank, data.get(rank))).getInt(36));
     }
-  }
-
-  /** The message of {@code work}'s failure, which must come within the bounded wait. */
-  private static String failure(Work work) {
-    return assertThrows(
-            DeviceExecutionException.class,
-            () -> work.synchronize(TestCluster.WAIT),
-            work::toString)
-        .getMessage();
   }
 
   private static void assertMessage(Class<? extends Throwable> type, Runnable call, String part) {

@@ -19,7 +19,6 @@ import java.util.Map;
 import java.util.Set;
 import java.util.concurrent.CompletableFuture;
 import java.util.concurrent.CountDownLatch;
-import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterAll;
@@ -348,12 +347,7 @@ class CollectivesMisuseTest {
               .toCompletableFuture());
     }
     for (CompletableFuture<ProcessGroup> creation : created) {
-      ExecutionException e =
-          assertThrows(
-              ExecutionException.class,
-              () -> creation.get(TestCluster.WAIT.toSeconds(), TimeUnit.SECONDS));
-      String message = e.getCause().getMessage();
-      assertTrue(e.getCause() instanceof DeviceExecutionException, message);
+      String message = Groups.failure(creation, DeviceExecutionException.class);
       assertTrue(message.contains("no join within PT2S"), message);
       assertTrue(message.contains("[rank 2 (" + members.get(2) + ")]"), message);
     }
@@ -404,12 +398,7 @@ class CollectivesMisuseTest {
   private static List<String> failedCreations(List<CompletableFuture<ProcessGroup>> created) {
     List<String> messages = new ArrayList<>();
     for (CompletableFuture<ProcessGroup> creation : created) {
-      ExecutionException e =
-          assertThrows(
-              ExecutionException.class,
-              () -> creation.get(TestCluster.WAIT.toSeconds(), TimeUnit.SECONDS));
-      String message = e.getCause().getMessage();
-      assertTrue(e.getCause() instanceof IllegalArgumentException, message);
+      String message = Groups.failure(creation, IllegalArgumentException.class);
       assertTrue(message.contains("members disagree"), message);
       messages.add(message);
     }

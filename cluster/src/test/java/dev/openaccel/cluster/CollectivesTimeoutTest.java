@@ -9,7 +9,6 @@ import dev.openaccel.runtime.DeviceBuffer;
 import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.testkit.StreamHold;
 import java.nio.ByteBuffer;
-import java.util.ArrayList;
 import java.util.List;
 import java.util.function.IntFunction;
 import org.junit.jupiter.api.AfterAll;
@@ -41,17 +40,17 @@ class CollectivesTimeoutTest {
   @Test
   void aMemberThatNeverCallsTheOperationMakesTheOthersTimeOutNamingIt() {
     try (Groups groups = Groups.create(cluster, 3, "absent")) {
-      IntFunction<Work> allReduce = sumOf(groups, buffers(groups, 1));
+      IntFunction<Work> allReduce = sumOf(groups, groups.ints(1));
       List<Work> started = List.of(allReduce.apply(0), allReduce.apply(1));
       for (int rank = 0; rank < 2; rank++) {
-        String message = failure(started.get(rank));
+        String message = Groups.failure(started.get(rank));
         assertTrue(
             message.startsWith("allReduce #0 of group 'absent' on rank " + rank + ": "), message);
         assertTrue(message.endsWith(TIMED_OUT + "rank 2 (" + cluster.device(2, 0) + ")"), message);
         assertThrows(DeviceExecutionException.class, groups.stream(rank)::synchronize);
       }
       // The late member counts the operation too: the others' aborts fail it at once.
-      String late = failure(allReduce.apply(2));
+      String late = Groups.failure(allReduce.apply(2));
       assertTrue(late.startsWith("allReduce #0 of group 'absent' on rank 2: rank "), late);
       assertTrue(late.contains(TIMED_OUT + "rank 2 ("), late);
       assertThrows(DeviceExecutionException.class, groups.stream(2)::synchronize);
@@ -62,16 +61,16 @@ class CollectivesTimeoutTest {
   @Test
   void aMemberWhoseStreamIsHeldMakesTheOthersTimeOutAndRunsTheNextOnceReleased() {
     try (Groups groups = Groups.create(cluster, 3, "held")) {
-      IntFunction<Work> allReduce = sumOf(groups, buffers(groups, 1));
+      IntFunction<Work> allReduce = sumOf(groups, groups.ints(1));
       StreamHold hold = StreamHold.on(groups.stream(2));
       List<Work> works = List.of(allReduce.apply(0), allReduce.apply(1), allReduce.apply(2));
       for (int rank = 0; rank < 2; rank++) {
-        String message = failure(works.get(rank));
+        String message = Groups.failure(works.get(rank));
         assertTrue(message.endsWith(TIMED_OUT + "rank 2 (" + cluster.device(2, 0) + ")"), message);
       }
       assertFalse(works.get(2).isDone(), "the held member has not started it, so has no timer");
       hold.release();
-      String late = failure(works.get(2));
+      String late = Groups.failure(works.get(2));
       assertTrue(late.startsWith("allReduce #0 of group 'held' on rank 2: rank "), late);
       assertTrue(late.contains(TIMED_OUT + "rank 2 ("), late);
       for (int rank = 0; rank < 3; rank++) {
@@ -84,9 +83,9 @@ class CollectivesTimeoutTest {
   @Test
   void aSendWhosePeerNeverReceivesTimesOutNamingThePeer() {
     try (Groups groups = Groups.create(cluster, 3, "unreceived")) {
-      List<DeviceBuffer> data = buffers(groups, 7);
+      List<DeviceBuffer> data = groups.ints(7);
       Work send = groups.group(0).send(groups.stream(0), data.get(0), ElementType.INT32, 1);
-      String message = failure(send);
+      String message = Groups.failure(send);
       assertEquals(
           "send #0 to rank 1 of group 'unreceived' on rank 0"
               + TIMED_OUT
@@ -95,7 +94,7 @@ class CollectivesTimeoutTest {
               + ")",
           message);
       Work late = groups.group(1).recv(groups.stream(1), data.get(1), ElementType.INT32, 0);
-      assertTrue(failure(late).contains("failed: " + message), "the abort names the sender");
+      assertTrue(Groups.failure(late).contains("failed: " + message), "the abort names the sender");
       for (int rank = 0; rank < 2; rank++) {
         assertThrows(DeviceExecutionException.class, groups.stream(rank)::synchronize);
       }
@@ -109,35 +108,13 @@ class CollectivesTimeoutTest {
     }
   }
 
-  /** A 40-byte buffer per member holding int32 {@code value}s. */
-  private static List<DeviceBuffer> buffers(Groups groups, int value) {
-    List<DeviceBuffer> data = new ArrayList<>();
-    for (int rank = 0; rank < groups.size(); rank++) {
-      ByteBuffer bytes = ByteBuffer.allocate(40);
-      for (int i = 0; i < 40; i += 4) {
-        bytes.putInt(i, value);
-      }
-      data.add(groups.buffer(rank, bytes.array()));
-    }
-    return data;
-  }
-
   private static IntFunction<Work> sumOf(Groups groups, List<DeviceBuffer> data) {
     return rank -> groups.sumInPlace(rank, data.get(rank));
   }
 
-  /** The message of {@code work}'s failure, which must come within the bounded wait. */
-  private static String failure(Work work) {
-    return assertThrows(
-            DeviceExecutionException.class,
-            () -> work.synchronize(TestCluster.WAIT),
-            work::toString)
-        .getMessage();
-  }
-
   /** The group is aligned again: an all-reduce of fresh buffers completes with the sum. */
   private static void assertTheNextAllReduceRuns(Groups groups) {
-    List<DeviceBuffer> data = buffers(groups, 2);
+    List<DeviceBuffer> data = groups.ints(2);
     groups.onAll(sumOf(groups, data));
     for (int rank = 0; rank < groups.size(); rank++) {
       assertEquals(6, ByteBuffer.wrap(groups.read(rank, data.get(rank))).getInt(36));

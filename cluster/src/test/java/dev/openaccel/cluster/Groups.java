@@ -1,14 +1,17 @@
 package dev.openaccel.cluster;
 
+import static org.junit.jupiter.api.Assertions.assertThrows;
 import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.Accelerator;
 import dev.openaccel.runtime.DeviceBuffer;
+import dev.openaccel.runtime.DeviceExecutionException;
 import dev.openaccel.runtime.Stream;
 import java.nio.ByteBuffer;
 import java.util.ArrayList;
 import java.util.List;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.ExecutionException;
 import java.util.concurrent.TimeUnit;
 import java.util.concurrent.locks.LockSupport;
 import java.util.function.IntFunction;
@@ -125,6 +128,42 @@ final class Groups implements AutoCloseable {
         LockSupport.parkNanos(TimeUnit.MILLISECONDS.toNanos(20));
       }
     }
+  }
+
+  /** A 40-byte buffer per member holding int32 {@code value}s. */
+  List<DeviceBuffer> ints(int value) {
+    List<DeviceBuffer> data = new ArrayList<>();
+    for (int rank = 0; rank < size(); rank++) {
+      ByteBuffer bytes = ByteBuffer.allocate(40);
+      for (int i = 0; i < 40; i += 4) {
+        bytes.putInt(i, value);
+      }
+      data.add(buffer(rank, bytes.array()));
+    }
+    return data;
+  }
+
+  /** The message of {@code work}'s failure, which must come within the bounded wait. */
+  static String failure(Work work) {
+    return assertThrows(
+            DeviceExecutionException.class,
+            () -> work.synchronize(TestCluster.WAIT),
+            work::toString)
+        .getMessage();
+  }
+
+  /**
+   * Waits, at most {@link TestCluster#WAIT}, for {@code stage} to fail with a {@code type}; returns
+   * that failure's message.
+   */
+  static String failure(CompletableFuture<?> stage, Class<? extends Throwable> type) {
+    ExecutionException e =
+        assertThrows(
+            ExecutionException.class,
+            () -> stage.get(TestCluster.WAIT.toSeconds(), TimeUnit.SECONDS));
+    String message = e.getCause().getMessage();
+    assertTrue(type.isInstance(e.getCause()), message);
+    return message;
   }
 
   int size() {
