@@ -123,9 +123,9 @@ final class GroupChannel {
   }
 
   /**
-   * Sends {@code bytes} (at most one bulk chunk, never written again until the send completed) to
-   * {@code member}; completes once handed to Artery, or at once for a member of this node, whose
-   * mailbox then holds a copy.
+   * Sends {@code bytes} (at most one bulk chunk, never written again: Artery may encode them after
+   * the send completed) to {@code member}; completes once handed to Artery, or at once for a member
+   * of this node, whose mailbox then holds a copy.
    */
   CompletableFuture<Void> send(int member, long message, byte[] bytes) {
     return send(member, message, BulkSource.of(bytes));

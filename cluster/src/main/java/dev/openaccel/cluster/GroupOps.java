@@ -193,6 +193,7 @@ final class GroupOps {
                       elements.around(
                           input == null ? null : inHost,
                           output == null ? null : outHost,
+                          executor,
                           () -> channel.size() == 1 ? Ring.done() : algorithm.apply(ring))),
               executor,
               system);

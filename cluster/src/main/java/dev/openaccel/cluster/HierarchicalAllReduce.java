@@ -12,10 +12,12 @@ import java.util.concurrent.Executor;
  * between members of one node never leave it, {@link GroupChannel}); the first members reduce their
  * node's inputs, run the all-reduce among themselves, one per node ({@link Ring}, or {@link
  * DirectAllReduce} for a small input), and hand the result back to their node's other members. So
- * one stream of data per node crosses the network instead of one per member. The three phases run
- * one after the other (each piece moves on at once within a phase, as in the ring, but the ring
- * across nodes starts once the node's inputs are all reduced, and the hand-back once it ended).
- * Internal; a new one per operation.
+ * one stream of data per node crosses the network instead of one per member. Messages inside a node
+ * are slices of {@code work}: a message to a member of this node is copied when it is sent ({@link
+ * GroupChannel#send}), so the region may change right after. The three phases run one after the
+ * other (each piece moves on at once within a phase, as in the ring, but the ring across nodes
+ * starts once the node's inputs are all reduced, and the hand-back once it ended). Internal; a new
+ * one per operation.
  *
  * <p>Determinism: node j's input is {@code y[j] = ((x[a0] op x[a1]) op ...) op x[ac]}, its members
  * {@code a0 < a1 < ... < ac} in rank order; the nodes are numbered in the order their first member
@@ -68,8 +70,7 @@ final class HierarchicalAllReduce {
           work.length,
           chunk,
           (k, piece, from, length) -> {
-            stages.add(
-                op.send(first, TO_FIRST, piece, Arrays.copyOfRange(work, from, from + length)));
+            stages.add(op.send(first, TO_FIRST, piece, BulkSource.of(work, from, length)));
             stages.add(
                 op.take(first, FROM_FIRST, piece)
                     .thenAcceptAsync(q -> System.arraycopy(q, 0, work, from, length), executor));
@@ -140,9 +141,8 @@ final class HierarchicalAllReduce {
         work.length,
         chunk,
         (k, piece, from, length) -> {
-          byte[] result = Arrays.copyOfRange(work, from, from + length); // never written again
           for (int i = 1; i < local.length; i++) {
-            stages.add(op.send(local[i], FROM_FIRST, piece, result));
+            stages.add(op.send(local[i], FROM_FIRST, piece, BulkSource.of(work, from, length)));
           }
         });
     return OpRun.all(stages);

@@ -3,6 +3,7 @@ package dev.openaccel.cluster;
 import java.nio.ByteBuffer;
 import java.nio.ByteOrder;
 import java.util.concurrent.CompletableFuture;
+import java.util.concurrent.Executor;
 import java.util.function.Supplier;
 
 /**
@@ -23,10 +24,14 @@ record HostOrder(ElementType type, ByteOrder order) {
   /**
    * {@code algorithm}, run on the host copy of the input ({@code in}, null if this member has no
    * input) and producing the host copy of the result ({@code out}, null if it has no output), with
-   * both converted from and to this member's order.
+   * both converted from and to this member's order: the input when the algorithm starts (once the
+   * members agreed on the operation), the result on {@code executor} once it ended.
    */
   Supplier<CompletableFuture<Void>> around(
-      ByteBuffer in, ByteBuffer out, Supplier<CompletableFuture<Void>> algorithm) {
+      ByteBuffer in,
+      ByteBuffer out,
+      Executor executor,
+      Supplier<CompletableFuture<Void>> algorithm) {
     if (type == null || order == ByteOrder.BIG_ENDIAN) {
       return algorithm;
     }
@@ -34,11 +39,12 @@ record HostOrder(ElementType type, ByteOrder order) {
       reverse(in);
       return algorithm
           .get()
-          .thenApply(
+          .thenApplyAsync(
               done -> {
                 reverse(out);
                 return done;
-              });
+              },
+              executor); // not on the thread of the last stage: that may be the bulk lane's
     };
   }
 

@@ -34,7 +34,11 @@ import java.util.concurrent.Executor;
  * exception is the first step of the all-reduce, the hot path, which sends its slices of {@code
  * work} as they are: that region is written again only by the all-gather, with segment r-1 coming
  * back from member r-1, whose bytes were reduced from these ones, so each slice was encoded (read)
- * before its region is overwritten and before the operation can end.
+ * before its region is overwritten and before the operation can end. That holds because the flat
+ * ring all-reduce runs only when every member is on a node of its own, and the ring among a
+ * hierarchical all-reduce's first members has one member per node, so every such send crosses the
+ * network (a message to a member of the same node is copied at once anyway); and because the bulk
+ * lane never encodes a chunk twice (a lost chunk fails its transfer, nothing is resent).
  */
 final class Ring {
   private static final CompletableFuture<Void> DONE = CompletableFuture.completedFuture(null);

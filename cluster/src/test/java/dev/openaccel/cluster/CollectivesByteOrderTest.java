@@ -1,8 +1,8 @@
 package dev.openaccel.cluster;
 
 import static org.junit.jupiter.api.Assertions.assertArrayEquals;
-import static org.junit.jupiter.api.Assertions.assertEquals;
 import static org.junit.jupiter.api.Assertions.assertSame;
+import static org.junit.jupiter.api.Assertions.assertTrue;
 
 import dev.openaccel.runtime.DeviceBuffer;
 import java.nio.ByteBuffer;
@@ -15,8 +15,9 @@ import org.junit.jupiter.api.Test;
 
 /**
  * A member whose buffers hold little-endian elements ({@link ProcessGroup#inOrder}) in a group of
- * big-endian ones: it gets the same values as the others, in its own order, on the ring, by the
- * direct exchange, as the root of a broadcast and in a gather; the others see its values right.
+ * big-endian ones: it gets the same values as the others, in its own order, from an all-reduce on
+ * the ring and by the direct exchange, a broadcast it roots, an all-gather, a reduce-scatter, a
+ * reduce to it and a receive; the others see its values right.
  */
 class CollectivesByteOrderTest {
   private static final int LITTLE = 1; // the little-endian member's rank
@@ -57,7 +58,7 @@ class CollectivesByteOrderTest {
 
   @Test
   void aLittleEndianMemberGetsTheSameAllReduceInItsOwnOrder() {
-    for (long smallLimit : new long[] {-1, 0}) { // directly, then round the ring
+    for (long smallLimit : new long[] {4 << 20, 0}) { // directly (inputs up to 800 kB), the ring
       try (Groups groups = Groups.create(cluster, 3, "order-" + smallLimit, smallLimit)) {
         assertSame(ByteOrder.LITTLE_ENDIAN, handle(groups, LITTLE).order());
         assertSame(ByteOrder.BIG_ENDIAN, groups.group(LITTLE).order());
@@ -123,7 +124,62 @@ class CollectivesByteOrderTest {
       for (int rank = 0; rank < 3; rank++) {
         assertArrayEquals(inOwnOrder(rank, all.array(), type), groups.read(rank, outs.get(rank)));
       }
-      assertEquals(3, groups.size());
+    }
+  }
+
+  @Test
+  void aLittleEndianMemberReduceScattersReducesSendsAndReceivesInItsOwnOrder() {
+    try (Groups groups = Groups.create(cluster, 3, "order-others")) {
+      ElementType type = ElementType.FLOAT64;
+      int block = 4_001;
+      List<byte[]> inputs = new ArrayList<>();
+      List<DeviceBuffer> ins = new ArrayList<>();
+      List<DeviceBuffer> outs = new ArrayList<>();
+      for (int rank = 0; rank < 3; rank++) {
+        inputs.add(Reference.random(type, 3 * block, 30 + rank));
+        ins.add(groups.buffer(rank, inOwnOrder(rank, inputs.get(rank), type)));
+        outs.add(groups.empty(rank, (long) block * type.size()));
+      }
+      groups.onAll(
+          rank ->
+              handle(groups, rank)
+                  .reduceScatter(
+                      groups.stream(rank), ins.get(rank), outs.get(rank), type, ReduceOp.SUM));
+      for (int rank = 0; rank < 3; rank++) {
+        byte[] expected = Reference.reduceScatter(inputs, type, ReduceOp.SUM, rank);
+        assertArrayEquals(inOwnOrder(rank, expected, type), groups.read(rank, outs.get(rank)));
+      }
+
+      List<DeviceBuffer> results = new ArrayList<>();
+      for (int rank = 0; rank < 3; rank++) {
+        results.add(groups.empty(rank, 3L * block * type.size()));
+      }
+      groups.onAll(
+          rank ->
+              handle(groups, rank)
+                  .reduce(
+                      groups.stream(rank),
+                      ins.get(rank),
+                      results.get(rank),
+                      type,
+                      ReduceOp.MAX,
+                      LITTLE));
+      byte[] max = Reference.reduce(inputs, type, ReduceOp.MAX, LITTLE);
+      assertArrayEquals(inOwnOrder(LITTLE, max, type), groups.read(LITTLE, results.get(LITTLE)));
+
+      // The little-endian member sends its input to rank 0 and receives rank 2's.
+      List<Work> moves =
+          List.of(
+              handle(groups, LITTLE).send(groups.stream(LITTLE), ins.get(LITTLE), type, 0),
+              handle(groups, 0).recv(groups.stream(0), results.get(0), type, LITTLE),
+              handle(groups, 2).send(groups.stream(2), ins.get(2), type, LITTLE),
+              handle(groups, LITTLE).recv(groups.stream(LITTLE), results.get(LITTLE), type, 2));
+      for (Work move : moves) {
+        assertTrue(move.synchronize(TestCluster.WAIT), move::toString);
+      }
+      assertArrayEquals(inputs.get(LITTLE), groups.read(0, results.get(0)));
+      assertArrayEquals(
+          inOwnOrder(LITTLE, inputs.get(2), type), groups.read(LITTLE, results.get(LITTLE)));
     }
   }
 }
