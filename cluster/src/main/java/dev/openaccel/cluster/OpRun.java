@@ -97,7 +97,7 @@ final class OpRun implements Messages {
       // inside its own failure, which this one's would otherwise run within.
       take(peer, GroupChannel.ABORT, peerSide, 0)
           .thenAcceptAsync(reason -> aborted(peer, reason), executor);
-      exchange.add(send(peer, GroupChannel.DESCRIPTOR, side, 0, mine));
+      exchange.add(send(peer, GroupChannel.DESCRIPTOR, side, 0, BulkSource.of(mine)));
       theirs.add(take(peer, GroupChannel.DESCRIPTOR, peerSide, 0));
     }
     exchange.addAll(theirs);
@@ -178,10 +178,6 @@ final class OpRun implements Messages {
   @Override
   public CompletableFuture<byte[]> take(int member, int step, int piece) {
     return take(member, GroupChannel.DATA, step, piece);
-  }
-
-  private CompletableFuture<Void> send(int member, int kind, int step, int piece, byte[] bytes) {
-    return send(member, kind, step, piece, BulkSource.of(bytes));
   }
 
   private CompletableFuture<Void> send(

@@ -137,18 +137,10 @@ final class Ring {
         work.length,
         chunk,
         (k, j, from, length) -> {
-          if (d == 0) {
-            pieces.add(op.send(right(), 0, j, copied(work, from, length)));
-          } else {
-            pieces.add(
-                op.take(left(), d - 1, j)
-                    .thenComposeAsync(
-                        q -> {
-                          System.arraycopy(q, 0, work, from, length);
-                          return d < n - 1 ? passOn(right(), d, j, q) : recycled(q);
-                        },
-                        executor));
-          }
+          pieces.add(
+              d == 0
+                  ? op.send(right(), 0, j, copied(work, from, length))
+                  : storeAndForward(work, from, length, j, d - 1, d == n - 1));
         });
     return OpRun.all(pieces);
   }
@@ -244,11 +236,21 @@ final class Ring {
       return op.send(right(), base, j, copied(work, from, length));
     }
     int t = Math.floorMod(rank - k - 1, n);
-    return op.take(left(), base + t, j)
+    return storeAndForward(work, from, length, j, base + t, t == n - 2);
+  }
+
+  /**
+   * Takes piece {@code j} of step {@code step} from the left, stores it in {@code work} at {@code
+   * from}, and passes it on as step {@code step + 1} unless this member is the chain's {@code
+   * last}.
+   */
+  private CompletableFuture<Void> storeAndForward(
+      byte[] work, int from, int length, int j, int step, boolean last) {
+    return op.take(left(), step, j)
         .thenComposeAsync(
             q -> {
               System.arraycopy(q, 0, work, from, length);
-              return t < n - 2 ? passOn(right(), base + t + 1, j, q) : recycled(q);
+              return last ? recycled(q) : passOn(right(), step + 1, j, q);
             },
             executor);
   }
