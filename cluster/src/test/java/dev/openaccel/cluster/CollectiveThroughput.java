@@ -104,7 +104,8 @@ public final class CollectiveThroughput {
     return new Row(size, ours, raw);
   }
 
-  private static double allReduce(Groups groups, List<DeviceBuffer> data) {
+  /** Seconds for one in-place average all-reduce of {@code data} on every member at once. */
+  static double allReduce(Groups groups, List<DeviceBuffer> data) {
     long start = System.nanoTime();
     List<Work> works = new ArrayList<>();
     for (int rank = 0; rank < groups.size(); rank++) {
@@ -131,7 +132,7 @@ public final class CollectiveThroughput {
   }
 
   /** {@code count} float32 values of no particular meaning, cheap to make at 256 MiB. */
-  private static byte[] floats(int count, int seed) {
+  static byte[] floats(int count, int seed) {
     byte[] bytes = new byte[count * 4];
     FloatBuffer values = ByteBuffer.wrap(bytes).asFloatBuffer();
     for (int i = 0; i < count; i++) {
