@@ -12,11 +12,6 @@ interface Messages {
   /** Sends a piece of data of step {@code step} to {@code member}. */
   CompletableFuture<Void> send(int member, int step, int piece, BulkSource bytes);
 
-  /** Sends {@code bytes}, which the caller never writes again, as {@link #send} does. */
-  default CompletableFuture<Void> send(int member, int step, int piece, byte[] bytes) {
-    return send(member, step, piece, BulkSource.of(bytes));
-  }
-
   /** The piece of data of step {@code step} {@code member} sends, when it arrives. */
   CompletableFuture<byte[]> take(int member, int step, int piece);
 
